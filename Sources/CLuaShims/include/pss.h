@@ -1,0 +1,4 @@
+#ifndef PSS_H
+#define PSS_H
+#include <lua.h>
+#endif
