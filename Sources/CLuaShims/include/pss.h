@@ -1,4 +1,177 @@
+/* PushScript's C shims over Lua 5.4: the only code that raises Lua errors.
+ *
+ * Every function declared here is safe to call from Swift: none of them raises (longjmps);
+ * each runs its Lua work inside lua_pcall and reports failure through its return value.
+ * Values cross between Lua and the host as byte buffers in the format described below, so
+ * Swift code never pushes onto a Lua stack and never calls an API that can raise. */
 #ifndef PSS_H
 #define PSS_H
+
+#include <stddef.h>
+#include <stdint.h>
 #include <lua.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct pss_context pss_context;
+
+/* ---- Byte buffers --------------------------------------------------------------------- */
+
+/* A growable byte buffer (malloc'd). */
+typedef struct pss_buffer {
+  unsigned char *data;
+  size_t length, capacity;
+} pss_buffer;
+
+void pss_buffer_init(pss_buffer *b);
+void pss_buffer_free(pss_buffer *b);
+/* Appends bytes; returns 0 when memory ran out. */
+int pss_buffer_append(pss_buffer *b, const void *bytes, size_t n);
+
+/* ---- The value format ------------------------------------------------------------------
+ * A value is one tag byte followed by its payload (integers little-endian):
+ *   'n' nil    't' true    'f' false    'z' JSON null (json.null)
+ *   'i' int64              'd' float64
+ *   's' u32 length, bytes   (a Lua string: arbitrary bytes)
+ *   'T' u32 n, then n (key, value) pairs   (a table, read with raw access)
+ *   'A' u32 n, then n values               (a table whose keys are exactly 1..n; from Lua
+ *                                           also an empty table known to be a JSON array)
+ *   'F' i32 function id      a host function (as a value to push: a callable closure)
+ *   'R' u32 n, name (n bytes), then one 'T' or 'A' value: a read-only view of that table,
+ *                            named in the error a write raises ("request is read-only")
+ *   'O' u32 object id      (from Lua only) a host object (userdata made by pss)
+ *   'u' u8 Lua type        (from Lua only) a value the format cannot carry: function,
+ *                            thread, foreign userdata
+ *   'c'                    (from Lua only) a table met again inside itself (a cycle)
+ *   'D'                    (from Lua only) a table nested deeper than the limit
+ * A sequence of values is a u32 count followed by the values.                               */
+
+/* ---- Limits and trips ------------------------------------------------------------------ */
+
+typedef enum pss_trip {
+  PSS_TRIP_NONE = 0,
+  PSS_TRIP_CPU = 1,
+  PSS_TRIP_MEMORY = 2,
+  PSS_TRIP_TIME = 3,
+} pss_trip;
+
+/* Status of a protected entry point. */
+typedef enum pss_status {
+  PSS_OK = 0,
+  PSS_ERROR = 1,        /* a Lua error; the message is in the error buffer */
+  PSS_KILLED = 2,       /* a limit tripped (pss_trip_of tells which) */
+  PSS_MISSING = 3,      /* the named global is not a function */
+  PSS_UNAVAILABLE = 4,  /* the host could not allocate outside Lua */
+} pss_status;
+
+/* ---- Host calls --------------------------------------------------------------------------
+ * A host function is a C closure over a trampoline; calling it encodes the arguments and
+ * calls the dispatch function below on the same thread. The dispatch writes its results
+ * into `out` as a value sequence and returns how it went. The trampoline raises after the
+ * dispatch has returned, so no Lua error ever crosses a host frame. */
+enum {
+  PSS_HOST_RETURN = 0,  /* `out` holds the results (a value sequence) */
+  PSS_HOST_ERROR = 1,   /* `out` holds the error message bytes: raised with position */
+  PSS_HOST_KILL = 2,    /* a limit tripped while the host worked (pss_trip_request) */
+};
+typedef int (*pss_dispatch_fn)(void *host, int32_t function_id, int32_t object_id,
+                               const unsigned char *args, size_t args_length, pss_buffer *out);
+/* Sets the process-wide dispatch function (once, before any state is made). */
+void pss_set_dispatch(pss_dispatch_fn fn);
+
+/* ---- States ------------------------------------------------------------------------------ */
+
+/* Makes a sandboxed state: the capped allocator (limit in bytes), the count hook, the safe
+ * library with its guarded functions, and an empty host module table. `host` is handed back
+ * to the dispatch function. Returns NULL when even that does not fit. */
+pss_context *pss_state_new(size_t memory_limit, void *host);
+/* Closes the state and frees the context. Safe: no finalizer can run (scripts cannot arm
+ * one), so this never runs script code. */
+void pss_state_close(pss_context *ctx);
+
+/* Arms the limits for a run on the calling thread: the CPU budget is measured from now on
+ * this thread's CPU clock; `deadline_ns` is on CLOCK_MONOTONIC (0 = none); the memory limit
+ * is set to `memory_limit`. Clears an earlier trip and the cancel flag. */
+void pss_limits_arm(pss_context *ctx, int64_t cpu_budget_ns, int64_t deadline_ns,
+                    size_t memory_limit);
+/* Stops checking the clocks (the memory limit stays). */
+void pss_limits_disarm(pss_context *ctx);
+/* Asks a running script to stop at its next check, as if its deadline had come. Safe from
+ * any thread. */
+void pss_cancel(pss_context *ctx);
+/* Records a trip from host code (e.g. the deadline came during a download). */
+void pss_trip_request(pss_context *ctx, pss_trip trip);
+/* The tripped limit, or PSS_TRIP_NONE. */
+pss_trip pss_trip_of(pss_context *ctx);
+size_t pss_memory_used(pss_context *ctx);
+size_t pss_memory_peak(pss_context *ctx);
+void pss_memory_peak_reset(pss_context *ctx);
+int64_t pss_thread_cpu_now_ns(void);
+int64_t pss_monotonic_now_ns(void);
+
+
+/* ---- Protected entry points ---------------------------------------------------------------
+ * Each runs inside lua_pcall on the state's main thread and returns a pss_status. On
+ * PSS_ERROR, `err` (when not NULL) receives the error message: the error object when it is a
+ * string, else "(error object is a T value)"; no script code runs to make it. References are
+ * registry references, released with pss_unref. */
+
+/* How a registered host function's arguments are prepared. */
+enum {
+  PSS_KIND_RAW = 0,       /* as they are */
+  PSS_KIND_FORMAT = 1,    /* string.format(...) of them: one string */
+  PSS_KIND_TOSTRING = 2,  /* tostring of each joined by tabs, as print does: one string */
+};
+
+/* Adds host function `fid` to every later environment, as `module.name` (or the global
+ * `name` when module is NULL); the module table is made when missing. */
+int pss_register(pss_context *ctx, const char *module, const char *name, int32_t fid,
+                 int kind);
+/* Adds a value (encoded) to every later environment, as `module.name` or `name`. */
+int pss_register_value(pss_context *ctx, const char *module, const char *name,
+                       const unsigned char *value, size_t length);
+/* Adds `json.null`, the state's JSON null, as `module.name`. */
+int pss_register_null(pss_context *ctx, const char *module, const char *name);
+
+/* Compiles text (never bytecode) into a function; errors read "chunkname:line: message"
+ * (chunkname as Lua takes it: "=rules.lua" for a plain name). */
+int pss_compile(pss_context *ctx, const char *source, size_t length, const char *chunkname,
+                int *ref_out, pss_buffer *err);
+/* Makes a fresh environment from the template and makes it the one `load` defaults to. */
+int pss_env_new(pss_context *ctx, int *ref_out);
+/* Runs a compiled chunk with `env` as its _ENV. */
+int pss_run_chunk(pss_context *ctx, int function_ref, int env_ref, pss_buffer *err);
+/* The Lua type of env[name] (raw), or -1 on failure. */
+int pss_global_type(pss_context *ctx, int env_ref, const char *name);
+/* Calls env[name](args...) where args are references; PSS_MISSING when it is not a
+ * function. Results are dropped. */
+int pss_call_global(pss_context *ctx, int env_ref, const char *name, const int *arg_refs,
+                    int nargs, pss_buffer *err);
+/* Decodes a value into the state and references it. */
+int pss_value_new(pss_context *ctx, const unsigned char *value, size_t length, int *ref_out);
+/* Encodes a referenced value into `out`. */
+int pss_value_read(pss_context *ctx, int ref, pss_buffer *out, pss_buffer *err);
+/* Defines a class of host objects: reads of keys go to `index_fid` (arguments: the key),
+ * writes to `newindex_fid` (arguments: key, value); keys named in `slot_names` hold Lua
+ * values of their own, which a write stores once the host accepted it. */
+int pss_class_new(pss_context *ctx, const char *name, int32_t index_fid, int32_t newindex_fid,
+                  const char *const *slot_names, int nslots, int *class_out);
+/* Makes a host object of a class with the host's id for it. */
+int pss_object_new(pss_context *ctx, int class_id, int32_t object_id, int *ref_out);
+/* Stores a referenced value in slot `slot` (1-based) of an object. */
+int pss_object_set_slot(pss_context *ctx, int object_ref, int slot, int value_ref);
+/* Encodes the value in slot `slot` of an object into `out`. */
+int pss_object_read_slot(pss_context *ctx, int object_ref, int slot, pss_buffer *out,
+                         pss_buffer *err);
+/* Releases a reference. */
+void pss_unref(pss_context *ctx, int ref);
+
+/* Full garbage collection (no finalizers exist, so no script code runs). */
+void pss_collect(pss_context *ctx);
+
+#ifdef __cplusplus
+}
+#endif
 #endif

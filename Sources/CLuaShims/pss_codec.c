@@ -1,0 +1,361 @@
+/* The value format of pss.h: Lua values to bytes (raw access, no script code runs) and back. */
+#include <string.h>
+#include "pss_codec.h"
+
+void pss_put_bytes(lua_State *L, pss_buffer *b, const void *p, size_t n) {
+  if (b->length + n > PSS_CODEC_MAX_BYTES) luaL_error(L, "value too large to convert");
+  if (!pss_buffer_append(b, p, n)) luaL_error(L, "not enough memory");
+}
+
+void pss_put_u8(lua_State *L, pss_buffer *b, unsigned char v) { pss_put_bytes(L, b, &v, 1); }
+
+void pss_put_u32(lua_State *L, pss_buffer *b, uint32_t v) { pss_put_bytes(L, b, &v, 4); }
+
+typedef struct encoder {
+  pss_buffer *out;
+  const void *path[PSS_CODEC_MAX_DEPTH + 1];
+  int depth;
+} encoder;
+
+static void encode(lua_State *L, encoder *e, int idx);
+
+/* Whether the table at `idx` (absolute) is marked as a JSON array (for empty tables). */
+static int marked_array(lua_State *L, int idx) {
+  pss_context *ctx = pss_ctx(L);
+  if (ctx == NULL || ctx->ref_arrays == LUA_NOREF) return 0;
+  lua_rawgeti(L, LUA_REGISTRYINDEX, ctx->ref_arrays);
+  lua_pushvalue(L, idx);
+  int marked = lua_rawget(L, -2) != LUA_TNIL;
+  lua_pop(L, 2);
+  return marked;
+}
+
+static int ro_newindex(lua_State *L);
+
+static void encode_table(lua_State *L, encoder *e, int idx) {
+  luaL_checkstack(L, 6, "value too deep to convert");
+  /* a read-only view encodes as the table it shows */
+  if (lua_getmetatable(L, idx)) {
+    lua_pushliteral(L, "__newindex");
+    lua_rawget(L, -2);
+    int view = lua_tocfunction(L, -1) == ro_newindex;
+    lua_pop(L, 1);
+    if (view) {
+      lua_pushliteral(L, "__index");
+      lua_rawget(L, -2);
+      lua_remove(L, -2);
+      encode_table(L, e, lua_gettop(L));
+      lua_pop(L, 1);
+      return;
+    }
+    lua_pop(L, 1);
+  }
+  const void *p = lua_topointer(L, idx);
+  for (int i = 0; i < e->depth; i++) {
+    if (e->path[i] == p) { pss_put_u8(L, e->out, 'c'); return; }
+  }
+  if (e->depth >= PSS_CODEC_MAX_DEPTH) { pss_put_u8(L, e->out, 'D'); return; }
+  luaL_checkstack(L, 4, "value too deep to convert");
+  /* First pass: count the entries and see whether the keys are exactly 1..n. */
+  uint64_t count = 0;
+  int sequence = 1;
+  lua_pushnil(L);
+  while (lua_next(L, idx) != 0) {
+    count++;
+    if (sequence) {
+      lua_Integer k;
+      if (!lua_isinteger(L, -2) || (k = lua_tointeger(L, -2)) < 1 || (uint64_t)k > UINT32_MAX)
+        sequence = 0;
+    }
+    lua_pop(L, 1);
+  }
+  if (count > UINT32_MAX) luaL_error(L, "value too large to convert");
+  if (sequence && count > 0) {
+    /* keys are positive integers; they are 1..n exactly when t[n] exists */
+    lua_rawgeti(L, idx, (lua_Integer)count);
+    sequence = !lua_isnil(L, -1);
+    lua_pop(L, 1);
+  } else if (count == 0) {
+    sequence = marked_array(L, idx);
+  }
+  e->path[e->depth++] = p;
+  pss_put_u8(L, e->out, sequence ? 'A' : 'T');
+  pss_put_u32(L, e->out, (uint32_t)count);
+  if (sequence) {
+    for (uint64_t i = 1; i <= count; i++) {
+      lua_rawgeti(L, idx, (lua_Integer)i);
+      encode(L, e, lua_gettop(L));
+      lua_pop(L, 1);
+    }
+  } else {
+    lua_pushnil(L);
+    while (lua_next(L, idx) != 0) {
+      encode(L, e, lua_gettop(L) - 1);
+      encode(L, e, lua_gettop(L));
+      lua_pop(L, 1);
+    }
+  }
+  e->depth--;
+}
+
+/* The object id of a pss host object, or -1. */
+static int32_t host_object_id(lua_State *L, int idx) {
+  if (lua_type(L, idx) != LUA_TUSERDATA || lua_rawlen(L, idx) != sizeof(int32_t) + 4) return -1;
+  const unsigned char *ud = lua_touserdata(L, idx);
+  if (memcmp(ud + sizeof(int32_t), "pssO", 4) != 0) return -1;
+  int32_t id;
+  memcpy(&id, ud, sizeof id);
+  return id;
+}
+
+static void encode(lua_State *L, encoder *e, int idx) {
+  pss_buffer *out = e->out;
+  switch (lua_type(L, idx)) {
+    case LUA_TNIL: pss_put_u8(L, out, 'n'); break;
+    case LUA_TBOOLEAN: pss_put_u8(L, out, lua_toboolean(L, idx) ? 't' : 'f'); break;
+    case LUA_TNUMBER:
+      if (lua_isinteger(L, idx)) {
+        int64_t v = (int64_t)lua_tointeger(L, idx);
+        pss_put_u8(L, out, 'i');
+        pss_put_bytes(L, out, &v, 8);
+      } else {
+        double v = (double)lua_tonumber(L, idx);
+        pss_put_u8(L, out, 'd');
+        pss_put_bytes(L, out, &v, 8);
+      }
+      break;
+    case LUA_TSTRING: {
+      size_t len;
+      const char *s = lua_tolstring(L, idx, &len);
+      if (len > UINT32_MAX) luaL_error(L, "value too large to convert");
+      pss_put_u8(L, out, 's');
+      pss_put_u32(L, out, (uint32_t)len);
+      pss_put_bytes(L, out, s, len);
+      break;
+    }
+    case LUA_TTABLE: encode_table(L, e, idx); break;
+    case LUA_TUSERDATA: {
+      pss_context *ctx = pss_ctx(L);
+      if (ctx != NULL && ctx->ref_null != LUA_NOREF) {
+        lua_rawgeti(L, LUA_REGISTRYINDEX, ctx->ref_null);
+        int is_null = lua_rawequal(L, -1, idx);
+        lua_pop(L, 1);
+        if (is_null) { pss_put_u8(L, out, 'z'); break; }
+      }
+      int32_t id = host_object_id(L, idx);
+      if (id >= 0) {
+        pss_put_u8(L, out, 'O');
+        pss_put_bytes(L, out, &id, 4);
+        break;
+      }
+      pss_put_u8(L, out, 'u');
+      pss_put_u8(L, out, (unsigned char)LUA_TUSERDATA);
+      break;
+    }
+    default:
+      pss_put_u8(L, out, 'u');
+      pss_put_u8(L, out, (unsigned char)lua_type(L, idx));
+      break;
+  }
+}
+
+void pss_encode_value(lua_State *L, int idx, pss_buffer *out) {
+  encoder e;
+  e.out = out;
+  e.depth = 0;
+  encode(L, &e, lua_absindex(L, idx));
+}
+
+void pss_encode_values(lua_State *L, int first, int n, pss_buffer *out) {
+  pss_put_u32(L, out, (uint32_t)n);
+  for (int i = 0; i < n; i++) pss_encode_value(L, first + i, out);
+}
+
+/* ---- decoding ---------------------------------------------------------------------------- */
+
+typedef struct decoder {
+  const unsigned char *data;
+  size_t len, pos;
+  int depth;
+  const char *ro_name;  /* inside an 'R' value: tables become read-only views of this name */
+  size_t ro_len;
+} decoder;
+
+static void need(lua_State *L, decoder *d, size_t n) {
+  if (d->len - d->pos < n) luaL_error(L, "malformed host value");
+}
+
+static uint32_t get_u32(lua_State *L, decoder *d) {
+  uint32_t v;
+  need(L, d, 4);
+  memcpy(&v, d->data + d->pos, 4);
+  d->pos += 4;
+  return v;
+}
+
+static void decode(lua_State *L, decoder *d);
+
+/* Marks the table on top of the stack as a JSON array (so that it encodes back as []). */
+static void mark_array(lua_State *L) {
+  pss_context *ctx = pss_ctx(L);
+  if (ctx == NULL || ctx->ref_arrays == LUA_NOREF) return;
+  lua_rawgeti(L, LUA_REGISTRYINDEX, ctx->ref_arrays);
+  lua_pushvalue(L, -2);
+  lua_pushboolean(L, 1);
+  lua_rawset(L, -3);
+  lua_pop(L, 1);
+}
+
+static int ro_newindex(lua_State *L) {
+  return luaL_error(L, "%s is read-only", lua_tostring(L, lua_upvalueindex(1)));
+}
+
+static int ro_len(lua_State *L) {
+  lua_pushinteger(L, (lua_Integer)lua_rawlen(L, lua_upvalueindex(1)));
+  return 1;
+}
+
+static int ro_next(lua_State *L) {
+  /* next(proxy, key) over the proxied table: the proxy's data is upvalue 1 */
+  lua_settop(L, 2);
+  if (lua_next(L, lua_upvalueindex(1)) == 0) {
+    lua_pushnil(L);
+    return 1;
+  }
+  return 2;
+}
+
+static int ro_pairs(lua_State *L) {
+  lua_pushvalue(L, lua_upvalueindex(1));  /* the ro_next closure */
+  lua_pushvalue(L, 1);
+  lua_pushnil(L);
+  return 3;
+}
+
+/* Replaces the table on top of the stack by a read-only view of it named `name`. */
+static void make_read_only(lua_State *L, const char *name, size_t name_len) {
+  int data = lua_gettop(L);
+  lua_newtable(L);                 /* the proxy */
+  lua_createtable(L, 0, 6);        /* its metatable */
+  lua_pushvalue(L, data);
+  lua_setfield(L, -2, "__index");
+  lua_pushlstring(L, name, name_len);
+  lua_pushcclosure(L, ro_newindex, 1);
+  lua_setfield(L, -2, "__newindex");
+  lua_pushvalue(L, data);
+  lua_pushcclosure(L, ro_len, 1);
+  lua_setfield(L, -2, "__len");
+  lua_pushvalue(L, data);
+  lua_pushcclosure(L, ro_next, 1);
+  lua_pushcclosure(L, ro_pairs, 1);
+  lua_setfield(L, -2, "__pairs");
+  lua_pushboolean(L, 0);
+  lua_setfield(L, -2, "__metatable");
+  lua_setmetatable(L, -2);
+  lua_replace(L, data);
+}
+
+static void decode_read_only(lua_State *L, decoder *d) {
+  uint32_t name_len = get_u32(L, d);
+  need(L, d, name_len);
+  const char *saved_name = d->ro_name;
+  size_t saved_len = d->ro_len;
+  d->ro_name = (const char *)d->data + d->pos;
+  d->ro_len = name_len;
+  d->pos += name_len;
+  need(L, d, 1);
+  if (d->data[d->pos] != 'T' && d->data[d->pos] != 'A') luaL_error(L, "malformed host value");
+  decode(L, d);
+  d->ro_name = saved_name;
+  d->ro_len = saved_len;
+}
+
+static void decode(lua_State *L, decoder *d) {
+  need(L, d, 1);
+  unsigned char tag = d->data[d->pos++];
+  if (++d->depth > PSS_CODEC_MAX_DEPTH + 2) luaL_error(L, "host value too deep");
+  luaL_checkstack(L, 4, "host value too deep");
+  switch (tag) {
+    case 'n': lua_pushnil(L); break;
+    case 't': lua_pushboolean(L, 1); break;
+    case 'f': lua_pushboolean(L, 0); break;
+    case 'z': {
+      pss_context *ctx = pss_ctx(L);
+      if (ctx == NULL || ctx->ref_null == LUA_NOREF) lua_pushnil(L);
+      else lua_rawgeti(L, LUA_REGISTRYINDEX, ctx->ref_null);
+      break;
+    }
+    case 'i': {
+      int64_t v;
+      need(L, d, 8);
+      memcpy(&v, d->data + d->pos, 8);
+      d->pos += 8;
+      lua_pushinteger(L, (lua_Integer)v);
+      break;
+    }
+    case 'd': {
+      double v;
+      need(L, d, 8);
+      memcpy(&v, d->data + d->pos, 8);
+      d->pos += 8;
+      lua_pushnumber(L, (lua_Number)v);
+      break;
+    }
+    case 's': {
+      uint32_t n = get_u32(L, d);
+      need(L, d, n);
+      lua_pushlstring(L, (const char *)d->data + d->pos, n);
+      d->pos += n;
+      break;
+    }
+    case 'T': {
+      uint32_t n = get_u32(L, d);
+      lua_createtable(L, 0, (int)(n < 1u << 26 ? n : 0));
+      for (uint32_t i = 0; i < n; i++) {
+        decode(L, d);
+        decode(L, d);
+        if (lua_isnil(L, -2)) { lua_pop(L, 2); continue; }
+        lua_rawset(L, -3);
+      }
+      if (d->ro_name) make_read_only(L, d->ro_name, d->ro_len);
+      break;
+    }
+    case 'A': {
+      uint32_t n = get_u32(L, d);
+      lua_createtable(L, (int)(n < 1u << 26 ? n : 0), 0);
+      for (uint32_t i = 1; i <= n; i++) {
+        decode(L, d);
+        lua_rawseti(L, -2, (lua_Integer)i);
+      }
+      if (n == 0) mark_array(L);
+      if (d->ro_name) make_read_only(L, d->ro_name, d->ro_len);
+      break;
+    }
+    case 'F': {
+      int32_t fid;
+      need(L, d, 4);
+      memcpy(&fid, d->data + d->pos, 4);
+      d->pos += 4;
+      pss_push_host_function(L, fid);
+      break;
+    }
+    case 'R': decode_read_only(L, d); break;
+    default: luaL_error(L, "malformed host value");
+  }
+  d->depth--;
+}
+
+void pss_decode_value(lua_State *L, const unsigned char *data, size_t len, size_t *pos) {
+  decoder d = {data, len, *pos, 0, NULL, 0};
+  decode(L, &d);
+  *pos = d.pos;
+}
+
+int pss_decode_values(lua_State *L, const unsigned char *data, size_t len) {
+  decoder d = {data, len, 0, 0, NULL, 0};
+  uint32_t n = get_u32(L, &d);
+  if (n > 200) luaL_error(L, "too many host results");
+  luaL_checkstack(L, (int)n + 4, "too many host results");
+  for (uint32_t i = 0; i < n; i++) decode(L, &d);
+  return (int)n;
+}

@@ -1,0 +1,184 @@
+/* Host functions and host objects: trampolines that call the embedding host's dispatch and
+ * raise its errors only after it has returned. */
+#include <string.h>
+#include "pss_codec.h"
+#include "pss_host.h"
+
+static pss_dispatch_fn dispatch_fn = NULL;
+
+void pss_set_dispatch(pss_dispatch_fn fn) { dispatch_fn = fn; }
+
+int pss_dispatch_call(lua_State *L, int32_t fid, int32_t object_id, int first) {
+  pss_context *ctx = pss_ctx(L);
+  pss_check_trip(L);
+  if (ctx == NULL || dispatch_fn == NULL) return luaL_error(L, "host functions are unavailable");
+  int n = lua_gettop(L) - first + 1;
+  if (n < 0) n = 0;
+  ctx->args.length = 0;
+  pss_encode_values(L, first, n, &ctx->args);
+  ctx->results.length = 0;
+  int r = dispatch_fn(ctx->host, fid, object_id, ctx->args.data, ctx->args.length,
+                      &ctx->results);
+  if (r == PSS_HOST_KILL) {
+    pss_trip_set(ctx, L, atomic_load(&ctx->trip) != PSS_TRIP_NONE ? atomic_load(&ctx->trip)
+                                                                   : PSS_TRIP_TIME);
+    return pss_raise_kill(L);
+  }
+  pss_check_trip(L);
+  if (r == PSS_HOST_ERROR) {
+    luaL_where(L, 1);
+    lua_pushlstring(L, (const char *)ctx->results.data, ctx->results.length);
+    lua_concat(L, 2);
+    return lua_error(L);
+  }
+  if (ctx->results.length == 0) return 0;
+  return pss_decode_values(L, ctx->results.data, ctx->results.length);
+}
+
+/* upvalues: function id, argument kind, [string.format] */
+static int trampoline(lua_State *L) {
+  int32_t fid = (int32_t)lua_tointeger(L, lua_upvalueindex(1));
+  int kind = (int)lua_tointeger(L, lua_upvalueindex(2));
+  if (kind == PSS_KIND_FORMAT) {
+    lua_pushvalue(L, lua_upvalueindex(3));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, 1);
+  } else if (kind == PSS_KIND_TOSTRING) {
+    int n = lua_gettop(L);
+    luaL_Buffer b;
+    luaL_buffinit(L, &b);
+    for (int i = 1; i <= n; i++) {
+      if (i > 1) luaL_addchar(&b, '\t');
+      luaL_tolstring(L, i, NULL);
+      luaL_addvalue(&b);
+    }
+    luaL_pushresult(&b);
+    lua_replace(L, 1);
+    lua_settop(L, 1);
+  }
+  return pss_dispatch_call(L, fid, -1, 1);
+}
+
+static const char *const FUNCS_KEY = "pss.functions";
+static const char *const FORMAT_KEY = "pss.format";
+
+void pss_push_trampoline(lua_State *L, int32_t fid, int kind) {
+  lua_pushinteger(L, fid);
+  lua_pushinteger(L, kind);
+  if (kind == PSS_KIND_FORMAT) {
+    lua_getfield(L, LUA_REGISTRYINDEX, FORMAT_KEY);
+    lua_pushcclosure(L, trampoline, 3);
+  } else {
+    lua_pushcclosure(L, trampoline, 2);
+  }
+}
+
+void pss_push_host_function(lua_State *L, int32_t fid) {
+  lua_getfield(L, LUA_REGISTRYINDEX, FUNCS_KEY);
+  if (lua_rawgeti(L, -1, fid) == LUA_TNIL) {
+    lua_pop(L, 1);
+    pss_push_trampoline(L, fid, PSS_KIND_RAW);
+    lua_pushvalue(L, -1);
+    lua_rawseti(L, -3, fid);
+  }
+  lua_remove(L, -2);
+}
+
+/* ---- host objects -----------------------------------------------------------------------
+ * A host object is a full userdata holding its id and a tag, with one user value per slot.
+ * Its class's metatable sends reads and writes of keys to the host; keys named as slots hold
+ * Lua values (a live table) that the host reads back when it wants. */
+
+#define OBJECT_SIZE (sizeof(int32_t) + 4)
+
+static int32_t object_id(lua_State *L) {
+  int32_t id;
+  memcpy(&id, lua_touserdata(L, 1), sizeof id);
+  return id;
+}
+
+/* The slot index of the key at 2 (upvalue 2 maps slot names to indices), or 0. */
+static int slot_of(lua_State *L) {
+  if (lua_type(L, 2) != LUA_TSTRING) return 0;
+  lua_pushvalue(L, 2);
+  int slot = lua_rawget(L, lua_upvalueindex(2)) == LUA_TNUMBER ? (int)lua_tointeger(L, -1) : 0;
+  lua_pop(L, 1);
+  return slot;
+}
+
+/* upvalues: index function id, slot names */
+static int object_index(lua_State *L) {
+  pss_check_trip(L);
+  int slot = slot_of(L);
+  if (slot) {
+    lua_getiuservalue(L, 1, slot);
+    return 1;
+  }
+  lua_settop(L, 2);
+  return pss_dispatch_call(L, (int32_t)lua_tointeger(L, lua_upvalueindex(1)), object_id(L), 2);
+}
+
+/* upvalues: newindex function id, slot names */
+static int object_newindex(lua_State *L) {
+  pss_check_trip(L);
+  lua_settop(L, 3);
+  int slot = slot_of(L);
+  int32_t fid = (int32_t)lua_tointeger(L, lua_upvalueindex(1));
+  pss_dispatch_call(L, fid, object_id(L), 2);
+  if (slot) {
+    lua_pushvalue(L, 3);
+    lua_setiuservalue(L, 1, slot);
+  }
+  return 0;
+}
+
+static const char *const CLASSES_KEY = "pss.classes";
+
+/* Stack: name, index fid, newindex fid, slot-name table. Pushes the new class id. */
+int pss_host_class_new(lua_State *L) {
+  lua_getfield(L, LUA_REGISTRYINDEX, CLASSES_KEY);
+  lua_Integer id = (lua_Integer)lua_rawlen(L, -1) + 1;
+  lua_createtable(L, 0, 5);
+  lua_pushvalue(L, 2);
+  lua_pushvalue(L, 4);
+  lua_pushcclosure(L, object_index, 2);
+  lua_setfield(L, -2, "__index");
+  lua_pushvalue(L, 3);
+  lua_pushvalue(L, 4);
+  lua_pushcclosure(L, object_newindex, 2);
+  lua_setfield(L, -2, "__newindex");
+  lua_pushvalue(L, 1);
+  lua_setfield(L, -2, "__name");
+  lua_pushboolean(L, 0);
+  lua_setfield(L, -2, "__metatable");
+  lua_pushinteger(L, (lua_Integer)lua_rawlen(L, 4));
+  lua_setfield(L, -2, "pss.slots");
+  lua_rawseti(L, -2, id);
+  lua_pop(L, 1);
+  lua_pushinteger(L, id);
+  return 1;
+}
+
+/* Stack: class id, object id. Pushes the new object. */
+int pss_host_object_new(lua_State *L) {
+  lua_Integer class_id = lua_tointeger(L, 1);
+  int32_t id = (int32_t)lua_tointeger(L, 2);
+  lua_getfield(L, LUA_REGISTRYINDEX, CLASSES_KEY);
+  if (lua_rawgeti(L, -1, class_id) != LUA_TTABLE) return luaL_error(L, "unknown host class");
+  lua_getfield(L, -1, "pss.slots");
+  int slots = (int)lua_tointeger(L, -1);
+  lua_pop(L, 1);
+  unsigned char *ud = lua_newuserdatauv(L, OBJECT_SIZE, slots);
+  memcpy(ud, &id, sizeof id);
+  memcpy(ud + sizeof id, "pssO", 4);
+  lua_pushvalue(L, -2);
+  lua_setmetatable(L, -2);
+  return 1;
+}
+
+void pss_host_open(lua_State *L) {
+  lua_newtable(L);
+  lua_setfield(L, LUA_REGISTRYINDEX, FUNCS_KEY);
+  lua_newtable(L);
+  lua_setfield(L, LUA_REGISTRYINDEX, CLASSES_KEY);
+}

@@ -1,0 +1,22 @@
+/* Host functions and host objects: how Lua calls into the embedding host. */
+#ifndef PSS_HOST_H
+#define PSS_HOST_H
+#include "pss_internal.h"
+
+/* Pushes a new closure that calls host function `fid`, preparing arguments as `kind`
+ * (PSS_KIND_*) says. */
+void pss_push_trampoline(lua_State *L, int32_t fid, int kind);
+
+/* Calls the host's dispatch with the values at first..top as arguments and pushes what it
+ * returned; raises the host's error, or the kill. Returns the number of results. */
+int pss_dispatch_call(lua_State *L, int32_t fid, int32_t object_id, int first);
+
+/* Sets up the registry tables host objects and functions need. */
+void pss_host_open(lua_State *L);
+
+/* lua_CFunctions run under pss_protected: stack (name, index fid, newindex fid, slot names)
+ * pushes a class id; stack (class id, object id) pushes a new object. */
+int pss_host_class_new(lua_State *L);
+int pss_host_object_new(lua_State *L);
+
+#endif

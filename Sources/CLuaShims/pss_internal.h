@@ -1,0 +1,85 @@
+/* Internal interface of the shims: the per-state context, the limits and the kill.
+ * Not visible to Swift (not under include/). */
+#ifndef PSS_INTERNAL_H
+#define PSS_INTERNAL_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <lua.h>
+#include <lauxlib.h>
+#include "pss.h"
+
+/* Instructions between two runs of the count hook while no limit has tripped. */
+#define PSS_HOOK_COUNT 1000
+/* Charged C steps between two reads of the clocks. */
+#define PSS_CHARGE_INTERVAL 4096
+
+/* Everything the shims keep per lua_State. The main thread's extra space points at it, and
+ * every coroutine inherits that pointer. It is also the allocator's user data. */
+struct pss_context {
+  lua_State *L;                 /* the main thread */
+  /* memory (bytes held by the state) */
+  size_t used, limit, peak;
+  /* CPU budget, in nanoseconds of the running thread's CPU clock; 0 = none */
+  int64_t cpu_start_ns, cpu_budget_ns;
+  /* wall-clock deadline on CLOCK_MONOTONIC, in nanoseconds; 0 = none */
+  int64_t deadline_ns;
+  /* set when a run is armed: allocation failures and clock checks then trip the kill */
+  int armed;
+  /* the tripped limit (pss_trip), final until pss_limits_arm is called again */
+  _Atomic int trip;
+  /* set from any thread to stop the script at its next check (the deadline watchdog) */
+  _Atomic int cancel;
+  /* C steps charged since the clocks were last read */
+  size_t steps;
+  /* count-hook calls since the thread CPU clock was last read */
+  unsigned hook_calls;
+  /* failed wrapped coroutines being reset, one inside another */
+  int nested_resets;
+  /* the embedding host's object, handed back to the dispatch function */
+  void *host;
+  /* registry references */
+  int ref_template, ref_env, ref_null, ref_string_mt_index, ref_arrays;
+  /* scratch buffers of the host-call trampoline */
+  pss_buffer args, results;
+};
+
+/* The context of a state, or NULL for a plain lua_State. */
+static inline pss_context *pss_ctx(lua_State *L) {
+  return *(pss_context **)lua_getextraspace(L);
+}
+
+/* Charges `steps` units of work done inside a C function (a pattern matcher step, a copied
+ * element) to the running script's CPU budget. Every few thousand steps it reads the thread's
+ * CPU clock and the wall clock. When a limit has been hit it raises the kill, which pcall,
+ * xpcall and coroutine.resume cannot catch: it does not return then.
+ * On a state without a sandbox context (a plain lua_State) it does nothing. */
+void pss_charge(lua_State *L, size_t steps);
+
+/* Raises the kill when a limit has already tripped; returns otherwise. Cheap. */
+void pss_check_trip(lua_State *L);
+
+/* Records a tripped limit (the first one wins) and makes every thread's hook fire on the
+ * next instruction. Does not raise. */
+void pss_trip_set(pss_context *ctx, lua_State *L, int trip);
+
+/* Raises the kill for the tripped limit. Never returns. */
+int pss_raise_kill(lua_State *L);
+
+/* Refuses an allocation that would pass the memory limit: trips `memory` and raises the
+ * kill when `bytes` more would not fit. For C functions that know their result size up front
+ * (string.rep). */
+void pss_reserve(lua_State *L, size_t bytes);
+
+/* Clocks, in nanoseconds. */
+int64_t pss_thread_cpu_ns(void);
+int64_t pss_monotonic_ns(void);
+
+/* The capped allocator (lua_Alloc) whose user data is the context. */
+void *pss_alloc(void *ud, void *ptr, size_t osize, size_t nsize);
+
+/* The count hook installed at state creation. */
+void pss_hook(lua_State *L, lua_Debug *ar);
+
+#endif

@@ -1,0 +1,25 @@
+/* The guarded replacements of standard library functions. */
+#ifndef PSS_LIB_H
+#define PSS_LIB_H
+#include "pss_internal.h"
+
+/* base */
+int pss_lib_pcall(lua_State *L);
+int pss_lib_xpcall(lua_State *L);
+int pss_lib_setmetatable(lua_State *L);
+int pss_lib_load(lua_State *L);
+/* coroutine */
+int pss_lib_coresume(lua_State *L);
+int pss_lib_cowrap(lua_State *L);
+/* string */
+int pss_lib_strrep(lua_State *L);
+/* table */
+int pss_lib_tmove(lua_State *L);
+int pss_lib_tconcat(lua_State *L);
+/* patterns (pss_pattern.c): the project's own matcher, which charges its steps */
+int pss_str_find(lua_State *L);
+int pss_str_match(lua_State *L);
+int pss_str_gmatch(lua_State *L);
+int pss_str_gsub(lua_State *L);
+
+#endif

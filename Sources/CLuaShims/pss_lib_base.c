@@ -1,0 +1,127 @@
+/* Guarded base functions: pcall and xpcall that cannot catch the kill (xpcall runs its
+ * message handler after unwinding, under the hook), setmetatable that refuses __gc, and load
+ * that compiles text only, in the script's environment. */
+#include <string.h>
+#include "pss_lib.h"
+
+static int finish_pcall(lua_State *L, int status, lua_KContext extra) {
+  if (status != LUA_OK && status != LUA_YIELD) {
+    pss_check_trip(L);
+    lua_pushboolean(L, 0);
+    lua_pushvalue(L, -2);
+    return 2;
+  }
+  return lua_gettop(L) - (int)extra;
+}
+
+int pss_lib_pcall(lua_State *L) {
+  luaL_checkany(L, 1);
+  lua_pushboolean(L, 1);
+  lua_insert(L, 1);
+  int status = lua_pcallk(L, lua_gettop(L) - 2, LUA_MULTRET, 0, 0, finish_pcall);
+  return finish_pcall(L, status, 0);
+}
+
+/* Stack at the continuation: handler, true, function results... (or the error object). */
+static int finish_xpcall(lua_State *L, int status, lua_KContext extra) {
+  (void)extra;
+  if (status == LUA_OK || status == LUA_YIELD) return lua_gettop(L) - 1;
+  pss_check_trip(L);
+  /* stack: handler, true, error object: call the handler now that the stack has unwound */
+  lua_pushvalue(L, 1);
+  lua_insert(L, -2);
+  int hstatus = lua_pcall(L, 1, 1, 0);
+  if (hstatus != LUA_OK) pss_check_trip(L);
+  lua_pushboolean(L, 0);
+  lua_insert(L, -2);
+  return 2;
+}
+
+int pss_lib_xpcall(lua_State *L) {
+  int n = lua_gettop(L);
+  luaL_checktype(L, 2, LUA_TFUNCTION);
+  lua_pushboolean(L, 1);
+  lua_pushvalue(L, 1);
+  lua_rotate(L, 3, 2);  /* handler, true, function, args... */
+  lua_remove(L, 1);     /* drop the original function slot: f was copied */
+  /* stack now: handler, true, f, args... */
+  int status = lua_pcallk(L, n - 2, LUA_MULTRET, 0, 0, finish_xpcall);
+  return finish_xpcall(L, status, 0);
+}
+
+int pss_lib_setmetatable(lua_State *L) {
+  int t = lua_type(L, 2);
+  luaL_checktype(L, 1, LUA_TTABLE);
+  luaL_argexpected(L, t == LUA_TNIL || t == LUA_TTABLE, 2, "nil or table");
+  if (t == LUA_TTABLE) {
+    lua_pushliteral(L, "__gc");
+    int has_gc = lua_rawget(L, 2) != LUA_TNIL;
+    lua_pop(L, 1);
+    if (has_gc)
+      return luaL_error(L, "setmetatable: a metatable with a __gc field is not allowed "
+                           "(finalizers are disabled in the sandbox)");
+  }
+  if (luaL_getmetafield(L, 1, "__metatable") != LUA_TNIL)
+    return luaL_error(L, "cannot change a protected metatable");
+  lua_settop(L, 2);
+  lua_setmetatable(L, 1);
+  return 1;
+}
+
+/* ---- load -------------------------------------------------------------------------------- */
+
+#define READER_SLOT 5
+
+static const char *generic_reader(lua_State *L, void *ud, size_t *size) {
+  (void)ud;
+  luaL_checkstack(L, 2, "too many nested functions");
+  lua_pushvalue(L, 1);
+  lua_call(L, 0, 1);
+  if (lua_isnil(L, -1)) {
+    lua_pop(L, 1);
+    *size = 0;
+    return NULL;
+  }
+  if (!lua_isstring(L, -1)) luaL_error(L, "reader function must return a string");
+  lua_replace(L, READER_SLOT);
+  return lua_tolstring(L, READER_SLOT, size);
+}
+
+int pss_lib_load(lua_State *L) {
+  int status;
+  size_t l;
+  const char *s = lua_type(L, 1) == LUA_TSTRING ? lua_tolstring(L, 1, &l) : NULL;
+  const char *mode = luaL_optstring(L, 3, "bt");
+  int env = !lua_isnone(L, 4) ? 4 : 0;
+  if (strchr(mode, 't') == NULL) {
+    luaL_pushfail(L);
+    lua_pushfstring(L, "attempt to load a chunk with mode '%s': only text chunks can be loaded",
+                    mode);
+    return 2;
+  }
+  if (s != NULL) {
+    const char *chunkname = luaL_optstring(L, 2, s);
+    status = luaL_loadbufferx(L, s, l, chunkname, "t");
+  } else {
+    const char *chunkname = luaL_optstring(L, 2, "=(load)");
+    luaL_checktype(L, 1, LUA_TFUNCTION);
+    lua_settop(L, READER_SLOT);
+    status = lua_load(L, generic_reader, NULL, chunkname, "t");
+  }
+  pss_check_trip(L);
+  if (status != LUA_OK) {
+    luaL_pushfail(L);
+    lua_insert(L, -2);
+    return 2;
+  }
+  /* the chunk runs in the given environment, or else in the script's own */
+  if (env != 0) {
+    lua_pushvalue(L, env);
+  } else {
+    pss_context *ctx = pss_ctx(L);
+    if (ctx != NULL && ctx->ref_env != LUA_NOREF) lua_rawgeti(L, LUA_REGISTRYINDEX, ctx->ref_env);
+    else lua_newtable(L);
+  }
+  if (!lua_setupvalue(L, -2, 1)) lua_pop(L, 1);
+  return 1;
+}

@@ -1,0 +1,37 @@
+/* string.rep that checks the size of its result before building it and charges the copy. */
+#include <string.h>
+#include "pss_lib.h"
+
+/* Results at least this large are refused outright as "resulting string too large" (a plain
+ * error); smaller ones that do not fit the memory limit trip it. */
+#define REP_ABSURD ((size_t)1 << 31)
+
+int pss_lib_strrep(lua_State *L) {
+  size_t l, lsep;
+  const char *s = luaL_checklstring(L, 1, &l);
+  lua_Integer n = luaL_checkinteger(L, 2);
+  const char *sep = luaL_optlstring(L, 3, "", &lsep);
+  pss_check_trip(L);
+  if (n <= 0 || (l + lsep == 0)) {
+    lua_pushliteral(L, "");
+    return 1;
+  }
+  /* total = l * n + lsep * (n - 1), refused when it overflows or is absurd */
+  if ((uint64_t)n > REP_ABSURD || l + lsep < l || l + lsep > REP_ABSURD / (uint64_t)n)
+    return luaL_error(L, "resulting string too large");
+  size_t total = l * (size_t)n + lsep * (size_t)(n - 1);
+  pss_reserve(L, total);
+  luaL_Buffer b;
+  char *p = luaL_buffinitsize(L, &b, total);
+  for (lua_Integer i = 0; i < n; i++) {
+    memcpy(p, s, l);
+    p += l;
+    if (lsep > 0 && i + 1 < n) {
+      memcpy(p, sep, lsep);
+      p += lsep;
+    }
+    pss_charge(L, 1 + (l + lsep) / 64);
+  }
+  luaL_pushresultsize(&b, total);
+  return 1;
+}

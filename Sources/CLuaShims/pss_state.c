@@ -1,0 +1,224 @@
+/* Sandboxed states: creation with the limits installed, the safe library as a template, and
+ * a fresh environment per run copied from that template. */
+#include <stdlib.h>
+#include <string.h>
+#include <lualib.h>
+#include "pss_host.h"
+#include "pss_lib.h"
+
+/* The base functions scripts get as they are. */
+static const char *const BASE_NAMES[] = {
+  "assert", "error", "ipairs", "next", "pairs", "select", "tonumber", "tostring", "type",
+  "rawequal", "rawlen", "rawget", "rawset", "getmetatable", "_VERSION", NULL,
+};
+static const char *const STRING_NAMES[] = {
+  "byte", "char", "format", "len", "lower", "pack", "packsize", "reverse", "sub", "unpack",
+  "upper", NULL,
+};
+static const char *const TABLE_NAMES[] = {"insert", "pack", "remove", "sort", "unpack", NULL};
+static const char *const COROUTINE_NAMES[] = {
+  "create", "isyieldable", "running", "status", "yield", NULL,
+};
+static const char *const OS_NAMES[] = {"clock", "date", "difftime", "time", NULL};
+
+/* Copies the listed fields of the table at `from` into the table at `to`. */
+static void copy_fields(lua_State *L, int from, int to, const char *const *names) {
+  for (; *names; names++) {
+    lua_getfield(L, from, *names);
+    lua_setfield(L, to, *names);
+  }
+}
+
+static void set_function(lua_State *L, int table, const char *name, lua_CFunction f) {
+  lua_pushcfunction(L, f);
+  lua_setfield(L, table, name);
+}
+
+/* Opens one standard library into the stack top without touching the globals. */
+static void open_lib(lua_State *L, const char *name, lua_CFunction open) {
+  luaL_requiref(L, name, open, 0);
+}
+
+static int null_tostring(lua_State *L) {
+  lua_pushliteral(L, "null");
+  return 1;
+}
+
+/* Builds the library template (registry) and the locked string metatable. */
+static int p_setup(lua_State *L) {
+  pss_context *ctx = pss_ctx(L);
+  luaL_checkstack(L, 40, "setup");
+  pss_host_open(L);
+
+  /* the standard libraries, opened into the registry's loaded table only */
+  luaL_requiref(L, "_G", luaopen_base, 0);
+  int G = lua_gettop(L);
+  open_lib(L, LUA_STRLIBNAME, luaopen_string);
+  int S = lua_gettop(L);
+  open_lib(L, LUA_TABLIBNAME, luaopen_table);
+  int T = lua_gettop(L);
+  open_lib(L, LUA_MATHLIBNAME, luaopen_math);
+  int M = lua_gettop(L);
+  open_lib(L, LUA_UTF8LIBNAME, luaopen_utf8);
+  int U = lua_gettop(L);
+  open_lib(L, LUA_COLIBNAME, luaopen_coroutine);
+  int C = lua_gettop(L);
+  open_lib(L, LUA_OSLIBNAME, luaopen_os);
+  int O = lua_gettop(L);
+
+  lua_getfield(L, S, "format");
+  lua_setfield(L, LUA_REGISTRYINDEX, "pss.format");
+  lua_getfield(L, S, "find");
+  lua_setfield(L, LUA_REGISTRYINDEX, "pss.stock.find");
+  lua_getfield(L, S, "match");
+  lua_setfield(L, LUA_REGISTRYINDEX, "pss.stock.match");
+  lua_getfield(L, S, "gmatch");
+  lua_setfield(L, LUA_REGISTRYINDEX, "pss.stock.gmatch");
+  lua_getfield(L, S, "gsub");
+  lua_setfield(L, LUA_REGISTRYINDEX, "pss.stock.gsub");
+
+  /* the template every run's environment is copied from */
+  lua_newtable(L);
+  int E = lua_gettop(L);
+  copy_fields(L, G, E, BASE_NAMES);
+  set_function(L, E, "pcall", pss_lib_pcall);
+  set_function(L, E, "xpcall", pss_lib_xpcall);
+  set_function(L, E, "setmetatable", pss_lib_setmetatable);
+  set_function(L, E, "load", pss_lib_load);
+
+  lua_newtable(L);
+  copy_fields(L, S, lua_gettop(L), STRING_NAMES);
+  set_function(L, lua_gettop(L), "rep", pss_lib_strrep);
+  set_function(L, lua_gettop(L), "find", pss_str_find);
+  set_function(L, lua_gettop(L), "match", pss_str_match);
+  set_function(L, lua_gettop(L), "gmatch", pss_str_gmatch);
+  set_function(L, lua_gettop(L), "gsub", pss_str_gsub);
+  int SS = lua_gettop(L);
+  lua_pushvalue(L, SS);
+  lua_setfield(L, E, "string");
+
+  lua_newtable(L);
+  copy_fields(L, T, lua_gettop(L), TABLE_NAMES);
+  set_function(L, lua_gettop(L), "move", pss_lib_tmove);
+  set_function(L, lua_gettop(L), "concat", pss_lib_tconcat);
+  lua_setfield(L, E, "table");
+
+  lua_newtable(L);
+  lua_pushnil(L);
+  while (lua_next(L, M) != 0) {
+    lua_pushvalue(L, -2);
+    lua_insert(L, -2);
+    lua_rawset(L, -4);
+  }
+  lua_setfield(L, E, "math");
+
+  lua_newtable(L);
+  lua_pushnil(L);
+  while (lua_next(L, U) != 0) {
+    lua_pushvalue(L, -2);
+    lua_insert(L, -2);
+    lua_rawset(L, -4);
+  }
+  lua_setfield(L, E, "utf8");
+
+  lua_newtable(L);
+  copy_fields(L, C, lua_gettop(L), COROUTINE_NAMES);
+  set_function(L, lua_gettop(L), "resume", pss_lib_coresume);
+  set_function(L, lua_gettop(L), "wrap", pss_lib_cowrap);
+  lua_setfield(L, E, "coroutine");
+
+  lua_newtable(L);
+  copy_fields(L, O, lua_gettop(L), OS_NAMES);
+  lua_setfield(L, E, "os");
+
+  /* json.null: one locked userdata per state */
+  lua_newuserdatauv(L, 1, 0);
+  lua_createtable(L, 0, 3);
+  lua_pushboolean(L, 0);
+  lua_setfield(L, -2, "__metatable");
+  lua_pushliteral(L, "json.null");
+  lua_setfield(L, -2, "__name");
+  lua_pushcfunction(L, null_tostring);
+  lua_setfield(L, -2, "__tostring");
+  lua_setmetatable(L, -2);
+  ctx->ref_null = luaL_ref(L, LUA_REGISTRYINDEX);
+
+  /* tables decoded from JSON arrays (weak keys), so that an empty one stays an array */
+  lua_newtable(L);
+  lua_createtable(L, 0, 1);
+  lua_pushliteral(L, "k");
+  lua_setfield(L, -2, "__mode");
+  lua_setmetatable(L, -2);
+  ctx->ref_arrays = luaL_ref(L, LUA_REGISTRYINDEX);
+
+  /* the string metatable: methods from a private copy of the string table, locked */
+  lua_newtable(L);
+  lua_pushnil(L);
+  while (lua_next(L, SS) != 0) {
+    lua_pushvalue(L, -2);
+    lua_insert(L, -2);
+    lua_rawset(L, -4);
+  }
+  int methods = lua_gettop(L);
+  lua_pushliteral(L, "");
+  lua_createtable(L, 0, 2);
+  lua_pushvalue(L, methods);
+  lua_setfield(L, -2, "__index");
+  lua_pushboolean(L, 0);
+  lua_setfield(L, -2, "__metatable");
+  lua_setmetatable(L, -2);
+  lua_pop(L, 2);
+
+  lua_pushvalue(L, E);
+  ctx->ref_template = luaL_ref(L, LUA_REGISTRYINDEX);
+
+  /* Nothing needs the real globals: empty them, so that no path leads to them. */
+  lua_pushglobaltable(L);
+  int g = lua_gettop(L);
+  for (;;) {
+    lua_pushnil(L);
+    if (lua_next(L, g) == 0) break;
+    lua_pop(L, 1);
+    lua_pushnil(L);
+    lua_rawset(L, g);
+  }
+  /* and drop the loaded-library table, which holds the full libraries */
+  lua_pushnil(L);
+  lua_setfield(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
+  return 0;
+}
+
+pss_context *pss_state_new(size_t memory_limit, void *host) {
+  pss_context *ctx = calloc(1, sizeof *ctx);
+  if (ctx == NULL) return NULL;
+  ctx->limit = memory_limit;
+  ctx->host = host;
+  ctx->ref_template = ctx->ref_env = ctx->ref_null = ctx->ref_arrays = LUA_NOREF;
+  pss_buffer_init(&ctx->args);
+  pss_buffer_init(&ctx->results);
+  atomic_init(&ctx->trip, PSS_TRIP_NONE);
+  atomic_init(&ctx->cancel, 0);
+  lua_State *L = lua_newstate(pss_alloc, ctx);
+  if (L == NULL) {
+    free(ctx);
+    return NULL;
+  }
+  ctx->L = L;
+  *(pss_context **)lua_getextraspace(L) = ctx;
+  lua_sethook(L, pss_hook, LUA_MASKCOUNT, PSS_HOOK_COUNT);
+  lua_pushcfunction(L, p_setup);
+  if (lua_pcall(L, 0, 0, 0) != LUA_OK) {
+    pss_state_close(ctx);
+    return NULL;
+  }
+  lua_settop(L, 0);
+  return ctx;
+}
+
+void pss_state_close(pss_context *ctx) {
+  if (ctx == NULL) return;
+  if (ctx->L != NULL) lua_close(ctx->L);
+  pss_buffer_free(&ctx->args);
+  pss_buffer_free(&ctx->results);
+  free(ctx);
+}
