@@ -130,8 +130,14 @@ static int p_env_new(lua_State *L) {
   int env = lua_gettop(L);
   lua_pushnil(L);
   while (lua_next(L, template) != 0) {
+    /* a table without a metatable is a library table: every run gets its own copy (a
+     * read-only view stays shared: nothing can change it) */
+    int library = 0;
     if (lua_type(L, -1) == LUA_TTABLE) {
-      /* a library table: every run gets its own copy */
+      if (lua_getmetatable(L, -1)) lua_pop(L, 1);
+      else library = 1;
+    }
+    if (library) {
       int lib = lua_gettop(L);
       lua_createtable(L, 0, 32);
       lua_pushnil(L);
@@ -297,6 +303,7 @@ static int p_class_new(lua_State *L) {
     lua_pushinteger(L, i + 1);
     lua_setfield(L, -2, a->slots[i]);
   }
+  lua_pushinteger(L, a->nslots);
   pss_host_class_new(L);
   a->class_id = (int)lua_tointeger(L, -1);
   return 0;

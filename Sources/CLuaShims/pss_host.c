@@ -134,7 +134,7 @@ static int object_newindex(lua_State *L) {
 
 static const char *const CLASSES_KEY = "pss.classes";
 
-/* Stack: name, index fid, newindex fid, slot-name table. Pushes the new class id. */
+/* Stack: name, index fid, newindex fid, slot-name table, slot count. Pushes the class id. */
 int pss_host_class_new(lua_State *L) {
   lua_getfield(L, LUA_REGISTRYINDEX, CLASSES_KEY);
   lua_Integer id = (lua_Integer)lua_rawlen(L, -1) + 1;
@@ -151,7 +151,7 @@ int pss_host_class_new(lua_State *L) {
   lua_setfield(L, -2, "__name");
   lua_pushboolean(L, 0);
   lua_setfield(L, -2, "__metatable");
-  lua_pushinteger(L, (lua_Integer)lua_rawlen(L, 4));
+  lua_pushvalue(L, 5);
   lua_setfield(L, -2, "pss.slots");
   lua_rawseti(L, -2, id);
   lua_pop(L, 1);

@@ -14,7 +14,8 @@ int pss_dispatch_call(lua_State *L, int32_t fid, int32_t object_id, int first);
 /* Sets up the registry tables host objects and functions need. */
 void pss_host_open(lua_State *L);
 
-/* lua_CFunctions run under pss_protected: stack (name, index fid, newindex fid, slot names)
+/* lua_CFunctions run under pss_protected: stack (name, index fid, newindex fid, slot names,
+ * slot count)
  * pushes a class id; stack (class id, object id) pushes a new object. */
 int pss_host_class_new(lua_State *L);
 int pss_host_object_new(lua_State *L);

@@ -215,6 +215,8 @@ pss_context *pss_state_new(size_t memory_limit, void *host) {
   return ctx;
 }
 
+void pss_set_host(pss_context *ctx, void *host) { ctx->host = host; }
+
 void pss_state_close(pss_context *ctx) {
   if (ctx == NULL) return;
   if (ctx->L != NULL) lua_close(ctx->L);

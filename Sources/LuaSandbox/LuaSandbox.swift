@@ -1,1 +1,133 @@
-// LuaSandbox
+import CLuaShims
+import Synchronization
+
+/// A sandboxed Lua 5.4 state: a memory cap, a CPU budget and a wall-clock deadline installed
+/// at creation and never removed, and the safe library of SPEC section 1 from which every run
+/// gets a fresh environment.
+///
+/// A sandbox is confined: one thread uses it at a time. ``SandboxExecutor`` hands it to a Lua
+/// thread for a job and does not touch it while the job runs; a sandbox whose job missed its
+/// deadline is abandoned, never used again, and closed by the thread that was running it.
+/// Only ``cancel()`` may be called from another thread.
+public final class LuaSandbox: @unchecked Sendable {
+    let context: OpaquePointer
+    var functions: [HostFunction] = []
+    private var errorBuffer = pss_buffer()
+    private let abandoned = Atomic<Bool>(false)
+
+    /// Whether any run in this state was ever stopped by a limit. Such a state is not reused:
+    /// ``SandboxPool`` discards it.
+    public private(set) var hasHitLimit = false
+
+    /// The default memory limit for a state: 8 MiB.
+    public static let defaultMemoryLimit = 8 * 1024 * 1024
+
+    /// Makes a state whose Lua memory may not pass `memoryLimit` bytes.
+    public init(memoryLimit: Int = LuaSandbox.defaultMemoryLimit) throws(SandboxError) {
+        LuaSandbox.installDispatch()
+        guard let context = pss_state_new(memoryLimit, nil) else {
+            throw SandboxError(message: "cannot create a Lua state within \(memoryLimit) bytes")
+        }
+        self.context = context
+        pss_buffer_init(&errorBuffer)
+        // The state hands this pointer back to the dispatch; it lives as long as the state.
+        pss_set_host(context, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    deinit {
+        pss_state_close(context)
+        pss_buffer_free(&errorBuffer)
+    }
+
+    // MARK: Limits
+
+    /// Arms the limits for a run on the calling thread. Clears an earlier trip.
+    public func arm(_ limits: RunLimits) {
+        pss_limits_arm(
+            context,
+            limits.cpuTime.map { max(1, $0.nanoseconds) } ?? 0,
+            limits.deadline?.nanoseconds ?? 0,
+            limits.memoryBytes)
+    }
+
+    /// Stops checking the CPU budget and the deadline until the next ``arm(_:)``.
+    public func disarm() { pss_limits_disarm(context) }
+
+    /// Stops the running script at its next check as if its deadline had come. Any thread.
+    public func cancel() { pss_cancel(context) }
+
+    /// The limit that tripped in the current run, if any.
+    public var trippedLimit: LimitKind? {
+        switch pss_trip_of(context) {
+        case PSS_TRIP_CPU: return .cpu
+        case PSS_TRIP_MEMORY: return .memory
+        case PSS_TRIP_TIME: return .time
+        default: return nil
+        }
+    }
+
+    /// Records that a limit tripped while the host worked for the script.
+    public func recordTrip(_ kind: LimitKind) {
+        switch kind {
+        case .cpu: pss_trip_request(context, PSS_TRIP_CPU)
+        case .memory: pss_trip_request(context, PSS_TRIP_MEMORY)
+        case .time: pss_trip_request(context, PSS_TRIP_TIME)
+        }
+    }
+
+    /// Bytes the Lua state holds now.
+    public var memoryUsed: Int { pss_memory_used(context) }
+
+    /// The most bytes the state held since ``resetMemoryPeak()``.
+    public var memoryPeak: Int { pss_memory_peak(context) }
+
+    /// Starts measuring the peak from what the state holds now.
+    public func resetMemoryPeak() { pss_memory_peak_reset(context) }
+
+    /// Runs a full garbage collection (no finalizer can exist, so no script code runs).
+    public func collectGarbage() { pss_collect(context) }
+
+    /// Whether a missed deadline abandoned this state: it must never be used again.
+    public var isAbandoned: Bool { abandoned.load(ordering: .acquiring) }
+
+    func markAbandoned() { abandoned.store(true, ordering: .releasing) }
+
+    // MARK: Errors
+
+    /// The message in the error buffer after a failed entry point.
+    func takeError() -> String {
+        let message = String(decoding: UnsafeBufferPointer(start: errorBuffer.data, count: errorBuffer.length), as: UTF8.self)
+        errorBuffer.length = 0
+        return message
+    }
+
+    func withErrorBuffer<T>(_ body: (UnsafeMutablePointer<pss_buffer>) -> T) -> T {
+        body(&errorBuffer)
+    }
+
+    /// Maps a pss status to a run status.
+    func runStatus(_ status: Int32) -> RunStatus {
+        switch pss_status(rawValue: UInt32(status)) {
+        case PSS_OK: return .completed
+        case PSS_KILLED:
+            hasHitLimit = true
+            return .limit(trippedLimit ?? .time)
+        case PSS_MISSING: return .missing
+        case PSS_UNAVAILABLE:
+            hasHitLimit = true
+            return .limit(.memory)
+        default: return .error(takeError())
+        }
+    }
+}
+
+/// A failure to set up a sandbox.
+public struct SandboxError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong, for a person.
+    public let message: String
+
+    /// An error with a message.
+    public init(message: String) { self.message = message }
+
+    public var description: String { message }
+}

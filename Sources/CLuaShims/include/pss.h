@@ -87,6 +87,8 @@ void pss_set_dispatch(pss_dispatch_fn fn);
  * library with its guarded functions, and an empty host module table. `host` is handed back
  * to the dispatch function. Returns NULL when even that does not fit. */
 pss_context *pss_state_new(size_t memory_limit, void *host);
+/* Sets the pointer handed back to the dispatch function. */
+void pss_set_host(pss_context *ctx, void *host);
 /* Closes the state and frees the context. Safe: no finalizer can run (scripts cannot arm
  * one), so this never runs script code. */
 void pss_state_close(pss_context *ctx);

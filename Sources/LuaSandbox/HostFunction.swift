@@ -1,0 +1,40 @@
+/// A call from a script into the host.
+public struct HostCall {
+    /// The arguments, copied out of Lua.
+    public let arguments: [LuaValue]
+    /// For a read or write of a host object's key: the object's host-side id.
+    public let objectID: Int32?
+
+    /// The argument at `index` (0-based), `nil` past the end.
+    public subscript(index: Int) -> LuaValue {
+        index < arguments.count ? arguments[index] : .nil
+    }
+}
+
+/// What a host function gives back to the script.
+public enum HostReturn: Sendable {
+    /// These values are returned.
+    case values([LuaValue])
+    /// This error is raised in the script, with the caller's position in front of it.
+    case error(String)
+    /// A limit was hit while the host worked (the deadline came during a download): the run
+    /// is stopped, and nothing can catch it.
+    case kill(LimitKind)
+
+    /// Nothing is returned.
+    public static let none = HostReturn.values([])
+}
+
+/// A Swift function that scripts call. It runs on the thread that runs the script, and never
+/// raises: what it returns is turned into Lua results or an error after it has returned.
+public typealias HostFunction = (HostCall) -> HostReturn
+
+/// How the arguments of a host function are prepared before it sees them.
+public enum HostArguments: Sendable {
+    /// As they are.
+    case raw
+    /// `string.format(...)` of them: one string (for `log.info("%d", n)`).
+    case formatted
+    /// `tostring` of each, joined by tabs: one string (for `print`).
+    case printed
+}

@@ -1,0 +1,85 @@
+import CLuaShims
+
+/// A limit that can end a run.
+public enum LimitKind: String, Sendable, Hashable {
+    /// The CPU budget: CPU time of the thread running the script.
+    case cpu
+    /// The memory limit: bytes held by the Lua state.
+    case memory
+    /// The wall-clock deadline.
+    case time
+}
+
+/// A point in time on the monotonic clock the sandbox checks deadlines against.
+public struct Deadline: Sendable, Hashable, Comparable {
+    /// Nanoseconds on `CLOCK_MONOTONIC`.
+    public let nanoseconds: Int64
+
+    /// A deadline at this many monotonic nanoseconds.
+    public init(nanoseconds: Int64) { self.nanoseconds = nanoseconds }
+
+    /// Now.
+    public static func now() -> Deadline { Deadline(nanoseconds: pss_monotonic_now_ns()) }
+
+    /// `duration` from now.
+    public static func after(_ duration: Duration) -> Deadline { now().advanced(by: duration) }
+
+    /// This deadline moved by `duration`.
+    public func advanced(by duration: Duration) -> Deadline {
+        Deadline(nanoseconds: nanoseconds &+ duration.nanoseconds)
+    }
+
+    /// The time left until the deadline (negative when past).
+    public var remaining: Duration { .nanoseconds(nanoseconds - pss_monotonic_now_ns()) }
+
+    /// Whether the deadline has passed.
+    public var hasPassed: Bool { pss_monotonic_now_ns() >= nanoseconds }
+
+    public static func < (a: Deadline, b: Deadline) -> Bool { a.nanoseconds < b.nanoseconds }
+}
+
+/// The limits of one run: armed on the thread that runs it.
+public struct RunLimits: Sendable, Hashable {
+    /// CPU time the run may use on its thread; `nil` for no budget.
+    public var cpuTime: Duration?
+    /// Bytes the Lua state may hold.
+    public var memoryBytes: Int
+    /// When the run is stopped; `nil` for no deadline.
+    public var deadline: Deadline?
+
+    /// Limits of a run.
+    public init(cpuTime: Duration?, memoryBytes: Int, deadline: Deadline?) {
+        self.cpuTime = cpuTime
+        self.memoryBytes = memoryBytes
+        self.deadline = deadline
+    }
+}
+
+/// How a run in the sandbox ended.
+public enum RunStatus: Sendable, Hashable {
+    /// It returned normally.
+    case completed
+    /// It raised an error: the message (the error object when it is a string, else a
+    /// description of its type; no script code runs to make it).
+    case error(String)
+    /// A limit stopped it.
+    case limit(LimitKind)
+    /// The function to call is not defined.
+    case missing
+}
+
+extension Duration {
+    /// The duration in whole nanoseconds (saturating).
+    var nanoseconds: Int64 {
+        let (seconds, attoseconds) = components
+        let (ns, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        if overflow { return seconds < 0 ? .min : .max }
+        return ns &+ attoseconds / 1_000_000_000
+    }
+
+    /// The duration in milliseconds, as a float.
+    public var milliseconds: Double { Double(nanoseconds) / 1_000_000 }
+}
+
+/// CPU time used so far by the calling thread.
+public func currentThreadCPUTime() -> Duration { .nanoseconds(pss_thread_cpu_now_ns()) }

@@ -1,0 +1,87 @@
+import CLuaShims
+
+extension LuaSandbox {
+    private static let dispatchInstalled: Void = { pss_set_dispatch(sandboxDispatch) }()
+
+    static func installDispatch() { _ = dispatchInstalled }
+
+    /// Adds a host function that scripts can reach only as a value the host returns (a method,
+    /// say); see ``register(_:in:arguments:_:)`` for one in every environment.
+    @discardableResult
+    public func addFunction(_ function: @escaping HostFunction) -> HostFunctionID {
+        functions.append(function)
+        return HostFunctionID(rawValue: Int32(functions.count - 1))
+    }
+
+    /// Adds a host function to every environment made from now on, as `module.name`, or as
+    /// the global `name` when `module` is nil (the module table is made when missing).
+    @discardableResult
+    public func register(
+        _ name: String, in module: String? = nil, arguments: HostArguments = .raw,
+        _ function: @escaping HostFunction
+    ) -> HostFunctionID {
+        let id = addFunction(function)
+        let kind: Int32
+        switch arguments {
+        case .raw: kind = Int32(PSS_KIND_RAW)
+        case .formatted: kind = Int32(PSS_KIND_FORMAT)
+        case .printed: kind = Int32(PSS_KIND_TOSTRING)
+        }
+        _ = withOptionalCString(module) { pss_register(context, $0, name, id.rawValue, kind) }
+        return id
+    }
+
+    /// Adds a value to every environment made from now on, as `module.name` or `name`.
+    public func register(value: LuaValue, as name: String, in module: String? = nil) {
+        var bytes: [UInt8] = []
+        ValueCodec.encode(value, into: &bytes)
+        _ = withOptionalCString(module) { m in
+            bytes.withUnsafeBufferPointer { pss_register_value(context, m, name, $0.baseAddress, $0.count) }
+        }
+    }
+
+    /// Adds the state's JSON null (``LuaValue/null``) as `module.name`.
+    public func registerNull(as name: String, in module: String) {
+        _ = pss_register_null(context, module, name)
+    }
+}
+
+func withOptionalCString<T>(_ string: String?, _ body: (UnsafePointer<CChar>?) -> T) -> T {
+    guard let string else { return body(nil) }
+    return string.withCString { body($0) }
+}
+
+/// The one dispatch function the shims call for every host function of every state.
+private func sandboxDispatch(
+    host: UnsafeMutableRawPointer?, functionID: Int32, objectID: Int32,
+    arguments: UnsafePointer<UInt8>?, length: Int, out: UnsafeMutablePointer<pss_buffer>?
+) -> Int32 {
+    guard let host, let out else { return Int32(PSS_HOST_ERROR) }
+    let sandbox = Unmanaged<LuaSandbox>.fromOpaque(host).takeUnretainedValue()
+    func fail(_ message: String) -> Int32 {
+        var message = message
+        message.withUTF8 { _ = pss_buffer_append(out, $0.baseAddress, $0.count) }
+        return Int32(PSS_HOST_ERROR)
+    }
+    guard functionID >= 0, Int(functionID) < sandbox.functions.count else {
+        return fail("unknown host function")
+    }
+    let values: [LuaValue]
+    do {
+        values = try ValueCodec.decodeSequence(UnsafeRawBufferPointer(start: arguments, count: length))
+    } catch {
+        return fail("malformed arguments")
+    }
+    let call = HostCall(arguments: values, objectID: objectID >= 0 ? objectID : nil)
+    switch sandbox.functions[Int(functionID)](call) {
+    case .values(let results):
+        let bytes = ValueCodec.encodeSequence(results)
+        let ok = bytes.withUnsafeBufferPointer { pss_buffer_append(out, $0.baseAddress, $0.count) }
+        return ok != 0 ? Int32(PSS_HOST_RETURN) : fail("not enough memory")
+    case .error(let message):
+        return fail(message)
+    case .kill(let kind):
+        sandbox.recordTrip(kind)
+        return Int32(PSS_HOST_KILL)
+    }
+}

@@ -1,0 +1,57 @@
+import CLuaShims
+
+/// A class of host objects defined in one ``LuaSandbox``.
+public struct HostClass: Sendable, Hashable {
+    let id: Int32
+}
+
+extension LuaSandbox {
+    /// Defines a class of host objects (full userdata with a locked metatable). Reading a key
+    /// calls `index` with the key; writing calls `newIndex` with the key and the value. Keys
+    /// named in `slots` hold Lua values of their own: reading one returns the value stored
+    /// there, live; writing one calls `newIndex` first and stores the value only when it
+    /// returns without error. `nil` when memory ran out.
+    public func defineClass(
+        name: String, slots: [String] = [],
+        index: @escaping HostFunction, newIndex: @escaping HostFunction
+    ) -> HostClass? {
+        let indexID = addFunction(index)
+        let newIndexID = addFunction(newIndex)
+        var classID: Int32 = 0
+        // NUL-terminated copies of the slot names, alive for the call
+        let storage = slots.map { ContiguousArray($0.utf8CString) }
+        let status = withCStringPointers(storage) { names in
+            pss_class_new(context, name, indexID.rawValue, newIndexID.rawValue, names.baseAddress, Int32(names.count), &classID)
+        }
+        return status == Int32(PSS_OK.rawValue) ? HostClass(id: classID) : nil
+    }
+
+    /// Makes an object of a class, known to the host by `id`. `nil` when memory ran out.
+    public func makeObject(of hostClass: HostClass, id: Int32) -> LuaReference? {
+        var ref: Int32 = 0
+        let status = pss_object_new(context, hostClass.id, id, &ref)
+        return status == Int32(PSS_OK.rawValue) ? LuaReference(ref: ref) : nil
+    }
+
+    /// Stores a held value in slot `slot` (0-based, in the order the class named them).
+    @discardableResult
+    public func setSlot(_ slot: Int, of object: LuaReference, to value: LuaReference) -> Bool {
+        pss_object_set_slot(context, object.ref, Int32(slot + 1), value.ref) == Int32(PSS_OK.rawValue)
+    }
+
+    /// Copies the value in slot `slot` (0-based) out of the state (raw access).
+    public func readSlot(_ slot: Int, of object: LuaReference) -> Result<LuaValue, SandboxError> {
+        readValue { pss_object_read_slot(context, object.ref, Int32(slot + 1), $0, $1) }
+    }
+}
+
+/// Calls `body` with pointers to the NUL-terminated strings in `storage`.
+private func withCStringPointers<T>(
+    _ storage: [ContiguousArray<CChar>], _ body: (UnsafeBufferPointer<UnsafePointer<CChar>?>) -> T
+) -> T {
+    func step(_ index: Int, _ collected: [UnsafePointer<CChar>?]) -> T {
+        if index == storage.count { return collected.withUnsafeBufferPointer(body) }
+        return storage[index].withUnsafeBufferPointer { step(index + 1, collected + [$0.baseAddress]) }
+    }
+    return step(0, [])
+}

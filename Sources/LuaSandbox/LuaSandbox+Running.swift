@@ -1,0 +1,125 @@
+import CLuaShims
+
+/// A chunk compiled in one ``LuaSandbox``; usable only there.
+public struct CompiledChunk: Sendable, Hashable {
+    let ref: Int32
+}
+
+/// A global environment made in one ``LuaSandbox``; usable only there.
+public struct LuaEnvironment: Sendable, Hashable {
+    let ref: Int32
+}
+
+/// A value held in one ``LuaSandbox`` for the host; usable only there.
+public struct LuaReference: Sendable, Hashable {
+    let ref: Int32
+}
+
+/// The outcome of compiling.
+public enum CompileResult: Sendable {
+    /// The chunk compiled.
+    case compiled(CompiledChunk)
+    /// It did not: a syntax error (`.error("name.lua:3: ...")`) or a limit.
+    case failed(RunStatus)
+}
+
+extension LuaSandbox {
+    /// Compiles Lua source text (never bytecode). Errors read `chunkName:line: message`.
+    public func compile(_ source: [UInt8], chunkName: String) -> CompileResult {
+        var ref: Int32 = 0
+        let status = source.withUnsafeBufferPointer { buffer in
+            withErrorBuffer { err in
+                buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
+                    pss_compile(context, $0, buffer.count, "=" + chunkName, &ref, err)
+                }
+            }
+        }
+        let run = runStatus(status)
+        if case .completed = run { return .compiled(CompiledChunk(ref: ref)) }
+        return .failed(run)
+    }
+
+    /// Compiles Lua source text.
+    public func compile(_ source: String, chunkName: String) -> CompileResult {
+        compile(Array(source.utf8), chunkName: chunkName)
+    }
+
+    /// Makes a fresh global environment from the safe library and the registered host
+    /// functions; `load` in scripts defaults to it from now on. `nil` when memory ran out.
+    public func makeEnvironment() -> LuaEnvironment? {
+        var ref: Int32 = 0
+        guard pss_env_new(context, &ref) == Int32(PSS_OK.rawValue) else { return nil }
+        return LuaEnvironment(ref: ref)
+    }
+
+    /// Runs a compiled chunk with `environment` as its globals.
+    public func run(_ chunk: CompiledChunk, in environment: LuaEnvironment) -> RunStatus {
+        runStatus(withErrorBuffer { pss_run_chunk(context, chunk.ref, environment.ref, $0) })
+    }
+
+    /// The Lua type name of the global `name` (read raw), `"nil"` when it is not set.
+    public func typeOfGlobal(_ name: String, in environment: LuaEnvironment) -> String {
+        switch pss_global_type(context, environment.ref, name) {
+        case -1, 0: return "nil"
+        case 1: return "boolean"
+        case 2, 7: return "userdata"
+        case 3: return "number"
+        case 4: return "string"
+        case 5: return "table"
+        case 6: return "function"
+        case 8: return "thread"
+        default: return "nil"
+        }
+    }
+
+    /// Calls the global function `name` of `environment` with held values as arguments;
+    /// ``RunStatus/missing`` when it is not a function. Its results are dropped.
+    public func call(_ name: String, in environment: LuaEnvironment, arguments: [LuaReference]) -> RunStatus {
+        let refs = arguments.map(\.ref)
+        return runStatus(
+            refs.withUnsafeBufferPointer { buffer in
+                withErrorBuffer { pss_call_global(context, environment.ref, name, buffer.baseAddress, Int32(buffer.count), $0) }
+            })
+    }
+
+    /// Copies a value into the state and holds it for the host. `nil` when memory ran out.
+    public func makeValue(_ value: LuaValue) -> LuaReference? {
+        var bytes: [UInt8] = []
+        ValueCodec.encode(value, into: &bytes)
+        var ref: Int32 = 0
+        let status = bytes.withUnsafeBufferPointer { pss_value_new(context, $0.baseAddress, $0.count, &ref) }
+        return status == Int32(PSS_OK.rawValue) ? LuaReference(ref: ref) : nil
+    }
+
+    /// Copies a held value out of the state (raw access: no script code runs).
+    public func read(_ reference: LuaReference) -> Result<LuaValue, SandboxError> {
+        readValue { pss_value_read(context, reference.ref, $0, $1) }
+    }
+
+    /// Lets go of a held value, an environment or a chunk.
+    public func release(_ reference: LuaReference) { pss_unref(context, reference.ref) }
+
+    /// Lets go of an environment.
+    public func release(_ environment: LuaEnvironment) { pss_unref(context, environment.ref) }
+
+    /// Lets go of a compiled chunk.
+    public func release(_ chunk: CompiledChunk) { pss_unref(context, chunk.ref) }
+
+    func readValue(
+        _ body: (UnsafeMutablePointer<pss_buffer>, UnsafeMutablePointer<pss_buffer>) -> Int32
+    ) -> Result<LuaValue, SandboxError> {
+        var out = pss_buffer()
+        pss_buffer_init(&out)
+        defer { pss_buffer_free(&out) }
+        let status = withErrorBuffer { body(&out, $0) }
+        guard status == Int32(PSS_OK.rawValue) else {
+            if case .error(let message) = runStatus(status) { return .failure(SandboxError(message: message)) }
+            return .failure(SandboxError(message: "not enough memory to read the value"))
+        }
+        do {
+            return .success(try ValueCodec.decode(UnsafeRawBufferPointer(start: out.data, count: out.length)))
+        } catch {
+            return .failure(SandboxError(message: "malformed value"))
+        }
+    }
+}

@@ -1,0 +1,38 @@
+import Synchronization
+
+/// Idle sandboxes of one kind (one app's), reused across runs.
+///
+/// A sandbox goes back into the pool only when no limit ever stopped a run in it and no
+/// deadline abandoned it; any other is dropped, and the next ``checkOut()`` makes a new one.
+public final class SandboxPool: Sendable {
+    private let make: @Sendable () throws(SandboxError) -> LuaSandbox
+    private let idle = Mutex<[LuaSandbox]>([])
+    private let made = Atomic<Int>(0)
+    /// How many idle sandboxes the pool keeps at most.
+    public let maxIdle: Int
+
+    /// A pool that makes sandboxes with `make` and keeps at most `maxIdle` idle ones.
+    public init(maxIdle: Int = 4, make: @escaping @Sendable () throws(SandboxError) -> LuaSandbox) {
+        self.maxIdle = maxIdle
+        self.make = make
+    }
+
+    /// An idle sandbox, or a new one.
+    public func checkOut() throws(SandboxError) -> LuaSandbox {
+        if let sandbox = idle.withLock({ $0.popLast() }) { return sandbox }
+        made.add(1, ordering: .relaxed)
+        return try make()
+    }
+
+    /// Gives a sandbox back after a run. It is kept only when it may be reused.
+    public func checkIn(_ sandbox: LuaSandbox) {
+        guard !sandbox.isAbandoned, !sandbox.hasHitLimit else { return }
+        idle.withLock { if $0.count < maxIdle { $0.append(sandbox) } }
+    }
+
+    /// How many sandboxes the pool has made so far.
+    public var madeCount: Int { made.load(ordering: .relaxed) }
+
+    /// How many idle sandboxes the pool holds.
+    public var idleCount: Int { idle.withLock { $0.count } }
+}

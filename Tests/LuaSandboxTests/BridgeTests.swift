@@ -1,0 +1,116 @@
+import Testing
+@testable import LuaSandbox
+
+@Suite struct BridgeTests {
+    @Test func scalarsCrossBothWays() throws {
+        let r = try Recorder()
+        let (status, values) = r.run("""
+            result(echo(nil)) result(echo(true)) result(echo(42)) result(echo(2.5))
+            result(echo(2.0)) result(echo("h\\0i")) result(math.type(echo(7)))
+            result(math.type(echo(7.0)))
+            """)
+        #expect(status == .completed)
+        #expect(values == [
+            .nil, .boolean(true), .integer(42), .number(2.5), .number(2.0),
+            .string(LuaString(bytes: [104, 0, 105])), .text("integer"), .text("float"),
+        ])
+    }
+
+    @Test func tablesBecomeArraysOrPairs() throws {
+        let r = try Recorder()
+        let (status, values) = r.run("result({1, 2, 3}) result({a = 1}) result({}) result({[1] = 'x', [3] = 'y'})")
+        #expect(status == .completed)
+        #expect(values[0] == .table(LuaTable(array: [.integer(1), .integer(2), .integer(3)])))
+        #expect(values[1] == .table(LuaTable(fields: [("a", .integer(1))])))
+        #expect(values[2] == .table(LuaTable(pairs: [])))
+        guard case .table(let sparse) = values[3] else { Issue.record("not a table"); return }
+        #expect(!sparse.isArray)
+        #expect(sparse.count == 2)
+    }
+
+    @Test func cyclesAndDepthAreMarkedNotFollowed() throws {
+        let r = try Recorder()
+        let (status, values) = r.run("""
+            local t = {} t.self = t result(t)
+            local deep = {} local cur = deep for i = 1, 200 do cur.next = {} cur = cur.next end result(deep)
+            result(function() end) result(coroutine.create(function() end))
+            """)
+        #expect(status == .completed)
+        #expect(values[0] == .table(LuaTable(fields: [("self", .cycle)])))
+        var depth = 0
+        var cursor = values[1]
+        while case .table(let t) = cursor { depth += 1; cursor = t["next"] }
+        #expect(cursor == .tooDeep)
+        #expect(depth == 100)
+        #expect(values[2] == .unsupported("function"))
+        #expect(values[3] == .unsupported("thread"))
+    }
+
+    @Test func emptyJSONArraysStayArrays() throws {
+        let r = try Recorder()
+        r.sandbox.register(value: .table(LuaTable(fields: [("list", .table(LuaTable(array: []))), ("obj", .table(LuaTable(pairs: [])))])), as: "data")
+        let (status, values) = r.run("result(data.list) result(data.obj) result(#data.list)")
+        #expect(status == .completed)
+        #expect(values[0] == .table(LuaTable(array: [])))
+        #expect(values[1] == .table(LuaTable(pairs: [])))
+        #expect(values[2] == .integer(0))
+    }
+
+    @Test func jsonNullIsOneLockedValue() throws {
+        let r = try Recorder()
+        r.sandbox.registerNull(as: "null", in: "json")
+        let (status, values) = r.run("""
+            result(echo(json.null) == json.null) result(tostring(json.null)) result(type(json.null))
+            result(getmetatable(json.null)) result(pcall(setmetatable, json.null, {}))
+            """)
+        #expect(status == .completed)
+        #expect(values == [.boolean(true), .text("null"), .text("userdata"), .boolean(false), .boolean(false)])
+    }
+
+    @Test func hostErrorsCarryTheCallersPosition() throws {
+        let r = try Recorder()
+        let (status, _) = r.run("local x = 1\nfail('content has no field \\'titel\\'')")
+        #expect(status == .error("test.lua:2: content has no field 'titel'"))
+        let (caught, values) = r.run("result(select(2, pcall(fail, 'nope')))")
+        #expect(caught == .completed)
+        #expect(values == [.text("nope")])
+    }
+
+    @Test func readOnlyViewsRefuseWritesButRead() throws {
+        let r = try Recorder()
+        r.sandbox.register(value: .readOnly(name: "request", .table(LuaTable(fields: [
+            ("identifier", .text("abc")),
+            ("locales", .table(LuaTable(array: [.text("de-DE"), .text("en")]))),
+        ]))), as: "request")
+        let (status, values) = r.run("""
+            result(request.identifier) result(#request.locales) result(request.locales[2])
+            result(pcall(function() request.identifier = 'x' end))
+            result(select(2, pcall(function() request.locales[1] = 'x' end)))
+            result(pcall(setmetatable, request, {})) result(getmetatable(request))
+            local n = 0 for k, v in pairs(request) do n = n + 1 end result(n)
+            local l = {} for i, v in ipairs(request.locales) do l[i] = v end result(l)
+            result(echo(request.locales))
+            """)
+        #expect(status == .completed)
+        #expect(values[0] == .text("abc"))
+        #expect(values[1] == .integer(2))
+        #expect(values[2] == .text("en"))
+        #expect(values[3] == .boolean(false))
+        #expect(values[4].stringValue?.hasSuffix("request is read-only") == true)
+        #expect(values[5] == .boolean(false))
+        #expect(values[6] == .boolean(false))
+        #expect(values[7] == .integer(2))
+        #expect(values[8] == .table(LuaTable(array: [.text("de-DE"), .text("en")])))
+        #expect(values[9] == .table(LuaTable(array: [.text("de-DE"), .text("en")])))
+    }
+
+    @Test func printAndFormatPrepareOneString() throws {
+        let r = try Recorder()
+        var lines: [String] = []
+        r.sandbox.register("print", arguments: .printed) { call in lines.append(call[0].stringValue ?? "?"); return .none }
+        r.sandbox.register("info", in: "log", arguments: .formatted) { call in lines.append(call[0].stringValue ?? "?"); return .none }
+        let status = runScript("print('a', 1, nil, true) log.info('%s=%d', 'n', 5)", in: r.sandbox)
+        #expect(status == .completed)
+        #expect(lines == ["a\t1\tnil\ttrue", "n=5"])
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import LuaSandbox
+
+@Suite(.serialized) struct ExecutorTests {
+    @Test func jobsRunOnBigStackThreads() async throws {
+        let sandbox = try LuaSandbox()
+        let executor = SandboxExecutor()
+        let outcome = await executor.run(sandbox, deadline: .after(.seconds(5))) { sandbox in
+            // gsub recursion nests deep C frames: a clean error on a big stack
+            runScript("local function f() string.gsub('a', '.', f) end f()", in: sandbox)
+        }
+        guard case .finished(let status) = outcome, case .error(let message) = status else {
+            Issue.record("unexpected \(outcome)")
+            return
+        }
+        #expect(message.contains("stack overflow"))
+    }
+
+    @Test func stuckInHostCodeTheCallerStillGetsItsAnswerOnTime() async throws {
+        let sandbox = try LuaSandbox()
+        sandbox.register("stuck") { _ in
+            Thread.sleep(forTimeInterval: 2)  // a C call no hook can interrupt
+            return .none
+        }
+        let executor = SandboxExecutor()
+        let start = Deadline.now()
+        let outcome = await executor.run(sandbox, deadline: .after(.milliseconds(200)), grace: .milliseconds(50)) { sandbox in
+            runScript("stuck() while true do end", in: sandbox,
+                      limits: RunLimits(cpuTime: .seconds(10), memoryBytes: 8 << 20, deadline: .after(.milliseconds(200))))
+        }
+        let waited = (Deadline.now().nanoseconds - start.nanoseconds) / 1_000_000
+        guard case .abandoned = outcome else {
+            Issue.record("expected abandonment, got \(outcome)")
+            return
+        }
+        #expect(waited >= 240 && waited < 450, "waited \(waited) ms")
+        #expect(sandbox.isAbandoned)
+    }
+
+    @Test func aScriptBlockedInAHostCallIsCancelledAtTheDeadline() async throws {
+        let sandbox = try LuaSandbox()
+        let cancelled = Mutex(false)
+        sandbox.register("wait") { _ in
+            // a download that honours cancellation
+            for _ in 0..<200 {
+                if cancelled.withLock({ $0 }) { return .kill(.time) }
+                Thread.sleep(forTimeInterval: 0.005)
+            }
+            return .none
+        }
+        let outcome = await SandboxExecutor().run(
+            sandbox, deadline: .after(.milliseconds(100)), onDeadline: { cancelled.withLock { $0 = true } }
+        ) { sandbox in
+            runScript("pcall(wait) while true do end", in: sandbox,
+                      limits: RunLimits(cpuTime: .seconds(10), memoryBytes: 8 << 20, deadline: .after(.seconds(10))))
+        }
+        guard case .finished(let status) = outcome else {
+            Issue.record("abandoned")
+            return
+        }
+        #expect(status == .limit(.time))
+        #expect(!sandbox.isAbandoned)
+    }
+
+    @Test func completionAndDeadlineRacesDeliverExactlyOnce() async throws {
+        let executor = SandboxExecutor()
+        var finished = 0
+        var abandoned = 0
+        for i in 0..<200 {
+            let sandbox = try LuaSandbox()
+            let sleep = Double(i % 5) * 0.001
+            let outcome = await executor.run(sandbox, deadline: .after(.milliseconds(2)), grace: .milliseconds(1)) { _ in
+                Thread.sleep(forTimeInterval: sleep)
+                return i
+            }
+            switch outcome {
+            case .finished(let value):
+                #expect(value == i)
+                finished += 1
+            case .abandoned:
+                #expect(sandbox.isAbandoned)
+                abandoned += 1
+            }
+        }
+        #expect(finished + abandoned == 200)
+    }
+}

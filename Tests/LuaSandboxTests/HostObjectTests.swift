@@ -1,0 +1,93 @@
+import Testing
+@testable import LuaSandbox
+
+@Suite struct HostObjectTests {
+    /// A host object with a `title` field, a `userInfo` slot and a method.
+    final class Fixture: @unchecked Sendable {
+        let recorder: Recorder
+        var title = "original"
+        var userInfoWrites = 0
+        var object: LuaReference!
+
+        init() throws {
+            recorder = try Recorder()
+            let sandbox = recorder.sandbox
+            var shout = HostFunctionID(rawValue: -1)
+            let cls = sandbox.defineClass(name: "content", slots: ["userInfo"], index: { [unowned self] call in
+                switch call[0].stringValue {
+                case "title": return .values([.text(title)])
+                case "shout": return .values([.function(shout)])
+                default: return .error("content has no field '\(call[0].stringValue ?? "?")'")
+                }
+            }, newIndex: { [unowned self] call in
+                switch call[0].stringValue {
+                case "title":
+                    guard let s = call[1].stringValue else { return .error("title must be a string") }
+                    title = s
+                    return .none
+                case "userInfo":
+                    guard case .table = call[1] else { return .error("userInfo must be a table") }
+                    userInfoWrites += 1
+                    return .none
+                default: return .error("content has no field '\(call[0].stringValue ?? "?")'")
+                }
+            })!
+            shout = sandbox.addFunction { [unowned self] call in
+                guard case .object = call[0] else { return .error("use content:shout()") }
+                title = title.uppercased()
+                return .none
+            }
+            object = sandbox.makeObject(of: cls, id: 7)!
+            sandbox.setSlot(0, of: object, to: sandbox.makeValue(.table(LuaTable(fields: [("a", .integer(1))])))!)
+        }
+    }
+
+    @Test func fieldsMethodsAndLiveSlots() throws {
+        let f = try Fixture()
+        let sandbox = f.recorder.sandbox
+        sandbox.arm(RunLimits(cpuTime: .seconds(1), memoryBytes: 8 << 20, deadline: nil))
+        guard case .compiled(let chunk) = sandbox.compile("""
+            function didReceive(content)
+              result(content.title)
+              content.title = "new"
+              content:shout()
+              content.userInfo.b = 2
+              local ok, err = pcall(function() content.titel = 1 end)
+              result(err)
+              result(pcall(function() content.userInfo = 5 end))
+              content.userInfo.c = json
+              result(getmetatable(content))
+              result(pcall(setmetatable, content, {}))
+              result(pcall(rawset, content, "title", "x"))
+            end
+            """, chunkName: "rules.lua") else { Issue.record("compile"); return }
+        let env = sandbox.makeEnvironment()!
+        #expect(sandbox.run(chunk, in: env) == .completed)
+        let status = sandbox.call("didReceive", in: env, arguments: [f.object])
+        #expect(status == .completed)
+        let values = f.recorder.results.map { $0.first ?? .nil }
+        #expect(values[0] == .text("original"))
+        #expect(f.title == "NEW")
+        #expect(values[1].stringValue == "rules.lua:6: content has no field 'titel'")
+        #expect(values[2] == .boolean(false))
+        #expect(values[3] == .boolean(false))
+        #expect(values[4] == .boolean(false))
+        #expect(values[5] == .boolean(false))
+        let userInfo = try sandbox.readSlot(0, of: f.object).get()
+        guard case .table(let t) = userInfo else { Issue.record("not a table"); return }
+        #expect(t["a"] == .integer(1))
+        #expect(t["b"] == .integer(2))
+        #expect(f.userInfoWrites == 0)
+    }
+
+    @Test func missingFunctionIsReported() throws {
+        let r = try Recorder()
+        let sandbox = r.sandbox
+        guard case .compiled(let chunk) = sandbox.compile("x = 1", chunkName: "a.lua") else { return }
+        let env = sandbox.makeEnvironment()!
+        #expect(sandbox.run(chunk, in: env) == .completed)
+        #expect(sandbox.call("didReceive", in: env, arguments: []) == .missing)
+        #expect(sandbox.typeOfGlobal("x", in: env) == "number")
+        #expect(sandbox.typeOfGlobal("didReceive", in: env) == "nil")
+    }
+}

@@ -1,0 +1,96 @@
+import Testing
+@testable import LuaSandbox
+
+@Suite(.serialized) struct LimitTests {
+    @Test func memoryCapIsExactToAFewKilobytes() throws {
+        let limit = 1 << 20
+        let sandbox = try LuaSandbox(memoryLimit: limit)
+        sandbox.resetMemoryPeak()
+        let status = runScript("""
+            local head
+            local i = 0
+            while true do i = i + 1 head = {head, i} end
+            """, in: sandbox, limits: RunLimits(cpuTime: .seconds(2), memoryBytes: limit, deadline: .after(.seconds(5))))
+        #expect(status == .limit(.memory))
+        #expect(sandbox.memoryPeak <= limit)
+        #expect(sandbox.memoryPeak >= limit - 4096)
+    }
+
+    @Test func memoryKillIsFinalForPcall() throws {
+        let sandbox = try LuaSandbox()
+        let status = runScript("""
+            local n = 0
+            while true do
+              pcall(function() local t = {} for i = 1, 1e7 do t[i] = i end end)
+              n = n + 1
+            end
+            """, in: sandbox, limits: RunLimits(cpuTime: .seconds(2), memoryBytes: 2 << 20, deadline: .after(.seconds(5))))
+        #expect(status == .limit(.memory))
+    }
+
+    @Test func cpuBudgetStopsATightLoopOnTime() throws {
+        let sandbox = try LuaSandbox()
+        let before = currentThreadCPUTime()
+        let status = runScript("while true do end", in: sandbox,
+                               limits: RunLimits(cpuTime: .milliseconds(100), memoryBytes: 8 << 20, deadline: .after(.seconds(5))))
+        let used = (currentThreadCPUTime() - before).milliseconds
+        #expect(status == .limit(.cpu))
+        #expect(used >= 100 && used <= 130, "used \(used) ms")
+    }
+
+    @Test func deadlineStopsALoopAsTime() throws {
+        let sandbox = try LuaSandbox()
+        let start = Deadline.now()
+        let status = runScript("while true do end", in: sandbox,
+                               limits: RunLimits(cpuTime: nil, memoryBytes: 8 << 20, deadline: .after(.milliseconds(150))))
+        let wall = (Deadline.now().nanoseconds - start.nanoseconds) / 1_000_000
+        #expect(status == .limit(.time))
+        #expect(wall >= 150 && wall < 250, "took \(wall) ms")
+    }
+
+    @Test func killIsFinalEverywhere() throws {
+        let cases = [
+            "while true do pcall(function() while true do end end) end",
+            "xpcall(function() while true do end end, function() while true do end end)",
+            "local co = coroutine.wrap(function() local g <close> = setmetatable({}, {__close = function() while true do end end}) while true do end end) co()",
+            "while true do local co = coroutine.create(function() while true do end end) coroutine.resume(co) end",
+            "while true do load(function() while true do end end) end",
+            "while true do pcall(string.rep, 'x', 1e9) end",
+        ]
+        for source in cases {
+            let sandbox = try LuaSandbox()
+            let status = runScript(source, in: sandbox,
+                                   limits: RunLimits(cpuTime: .milliseconds(50), memoryBytes: 8 << 20, deadline: .after(.seconds(3))))
+            guard case .limit(let kind) = status else {
+                Issue.record("\(source) ended \(status)")
+                continue
+            }
+            #expect(kind == .cpu || kind == .memory, "\(source)")
+        }
+    }
+
+    @Test func rearmingClearsATripAndPeakTracks() throws {
+        let sandbox = try LuaSandbox()
+        #expect(runScript("while true do end", in: sandbox,
+                          limits: RunLimits(cpuTime: .milliseconds(20), memoryBytes: 8 << 20, deadline: nil)) == .limit(.cpu))
+        #expect(sandbox.hasHitLimit)
+        #expect(runScript("local x = 1", in: sandbox) == .completed)
+        #expect(sandbox.trippedLimit == nil)
+    }
+
+    @Test func poolDiscardsAStateThatHitALimit() throws {
+        let pool = SandboxPool { () throws(SandboxError) in try LuaSandbox() }
+        let first = try pool.checkOut()
+        #expect(runScript("local x = 1", in: first) == .completed)
+        pool.checkIn(first)
+        let again = try pool.checkOut()
+        #expect(again === first)
+        #expect(runScript("while true do end", in: again,
+                          limits: RunLimits(cpuTime: .milliseconds(10), memoryBytes: 8 << 20, deadline: nil)) == .limit(.cpu))
+        pool.checkIn(again)
+        #expect(pool.idleCount == 0)
+        let fresh = try pool.checkOut()
+        #expect(fresh !== first)
+        #expect(pool.madeCount == 2)
+    }
+}
