@@ -24,7 +24,7 @@ enum APSValidator {
             case .stringArray: "an array of strings"
             case .criticalFlag: "0 or 1"
             case .interruptionLevel:
-                "one of " + InterruptionLevel.allCases.map(\.rawValue).joined(separator: ", ")
+                "one of " + InterruptionLevel.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
             case .alert: "a string or a dictionary"
             case .sound: "a string or a dictionary"
             }

@@ -177,7 +177,7 @@ import NotificationModel
         }
         for wrong: JSONValue in ["timeSensitive", "Active", "", 1, nil] {
             #expect(refusal(["interruption-level": wrong])
-                == "aps.interruption-level must be one of passive, active, time-sensitive, critical")
+                == #"aps.interruption-level must be one of "passive", "active", "time-sensitive", "critical""#)
         }
     }
 
