@@ -1,6 +1,6 @@
 /// Picks the best of the languages an app has for the languages a device prefers
 /// (`locale.best`).
-public enum LocaleMatcher {
+public enum LocaleMatcher: Sendable {
     /// The best of `available` for `preferred` (most preferred first): for each preferred
     /// language in order, an exact match (`de-AT`) wins, then the bare language (`de`), then
     /// another region of the same language (`de-DE`, the first in `available`'s order). Case and

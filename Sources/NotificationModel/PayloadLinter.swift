@@ -1,7 +1,7 @@
 import Foundation
 
 /// Checks payloads against SPEC §3 as `pushscript lint` reports them.
-public enum PayloadLinter {
+public enum PayloadLinter: Sendable {
     /// The findings for one payload file, errors first: a payload APNs or iOS refuses (each
     /// rule it breaks), a missing `"mutable-content": 1`, then a warning for every string
     /// value anywhere in it that is a plain `http://` URL, in the order of their paths.
