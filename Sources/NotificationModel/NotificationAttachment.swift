@@ -32,6 +32,7 @@ public struct NotificationAttachment: Sendable, Hashable, Codable {
         }
         try options.validate()
         self.identifier = identifier
+        // check(type:size:) refuses a nil or unknown type, so the search always finds it.
         self.type = kind.typeIdentifiers.first { $0 == type } ?? kind.typeIdentifiers[0]
         self.url = url
         self.size = size
