@@ -38,7 +38,7 @@ let package = Package(
         .executableTarget(name: "pushscript", dependencies: ["ScriptHost", "ScriptTesting"]),
 
         .testTarget(name: "LuaSandboxTests", dependencies: ["LuaSandbox", "CLuaShims"]),
-        .testTarget(name: "NotificationModelTests", dependencies: ["NotificationModel"]),
+        .testTarget(name: "NotificationModelTests", dependencies: ["NotificationModel"], exclude: ["Fixtures"]),
         .testTarget(name: "MediaDownloaderTests", dependencies: ["MediaDownloader"]),
         .testTarget(name: "ScriptHostTests", dependencies: ["ScriptHost"]),
         .testTarget(name: "ScriptTestingTests", dependencies: ["ScriptTesting"]),

@@ -1,0 +1,12 @@
+/// An option of a category (`UNNotificationCategoryOptions`), by the name scripts and
+/// fixtures use.
+public enum CategoryOption: String, Sendable, Hashable, CaseIterable, Codable {
+    /// Dismissing the notification is sent to the app's delegate.
+    case customDismissAction
+    /// Notifications of the category may show in CarPlay.
+    case allowInCarPlay
+    /// The title shows even when previews are hidden.
+    case hiddenPreviewsShowTitle
+    /// The subtitle shows even when previews are hidden.
+    case hiddenPreviewsShowSubtitle
+}

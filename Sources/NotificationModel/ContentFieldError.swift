@@ -1,0 +1,30 @@
+/// Why a value cannot be assigned to a content field.
+public struct ContentFieldError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What kind of assignment was refused.
+    public enum Kind: Sendable, Hashable {
+        /// The content has no field of that name.
+        case unknownField
+        /// The field cannot be assigned.
+        case readOnly
+        /// The value has the wrong type or range.
+        case invalidValue
+    }
+
+    /// The kind of refusal.
+    public let kind: Kind
+    /// The field's name as given.
+    public let field: String
+    /// A one-line, lower-case message naming the field and what it takes, e.g.
+    /// `badge must be an integer >= 0 or nil` or `content has no field 'titel'`.
+    public let message: String
+
+    /// Creates an error about a field.
+    public init(_ kind: Kind, field: String, message: String) {
+        self.kind = kind
+        self.field = field
+        self.message = message
+    }
+
+    /// The message.
+    public var description: String { message }
+}

@@ -1,0 +1,129 @@
+import Foundation
+
+extension JSONValue {
+    /// The value as JSON text in UTF-8.
+    ///
+    /// Compact by default (no spaces or newlines); `prettyPrinted` indents by two spaces for
+    /// people. Strings escape `"`, `\` and the control characters below U+0020 (`/` is left
+    /// alone); integers are written without a fraction; other numbers as the shortest text that
+    /// reads back as the same double, with `.0` kept on integral ones (`2.0`) so they stay floats.
+    ///
+    /// - Throws: ``JSONError`` for a non-finite number, naming where it is.
+    public func jsonData(keyOrder: JSONKeyOrder = .sorted, prettyPrinted: Bool = false) throws(JSONError) -> Data {
+        Data(try jsonBytes(keyOrder: keyOrder, prettyPrinted: prettyPrinted))
+    }
+
+    /// The value as JSON text; see ``jsonData(keyOrder:prettyPrinted:)``.
+    public func jsonString(keyOrder: JSONKeyOrder = .sorted, prettyPrinted: Bool = false) throws(JSONError) -> String {
+        String(decoding: try jsonBytes(keyOrder: keyOrder, prettyPrinted: prettyPrinted), as: UTF8.self)
+    }
+
+    private func jsonBytes(keyOrder: JSONKeyOrder, prettyPrinted: Bool) throws(JSONError) -> [UInt8] {
+        var writer = JSONWriter(prettyPrinted: prettyPrinted)
+        try writer.write(self, order: keyOrder, path: JSONPath())
+        return writer.bytes
+    }
+}
+
+/// Writes JSON text into a byte buffer.
+struct JSONWriter {
+    let prettyPrinted: Bool
+    var bytes: [UInt8] = []
+    private var depth = 0
+
+    init(prettyPrinted: Bool) {
+        self.prettyPrinted = prettyPrinted
+    }
+
+    mutating func write(_ value: JSONValue, order: JSONKeyOrder, path: JSONPath) throws(JSONError) {
+        switch value {
+        case .null:
+            append("null")
+        case .bool(let bool):
+            append(bool ? "true" : "false")
+        case .integer(let integer):
+            append(String(integer))
+        case .number(let double):
+            guard double.isFinite else {
+                let place = path.components.isEmpty ? "" : " at \(path)"
+                throw JSONError("cannot write \(double) as JSON\(place); JSON numbers must be finite")
+            }
+            append(Self.text(of: double))
+        case .string(let string):
+            writeString(string)
+        case .array(let array):
+            bytes.append(UInt8(ascii: "["))
+            guard !array.isEmpty else {
+                bytes.append(UInt8(ascii: "]"))
+                return
+            }
+            depth += 1
+            for (index, element) in array.enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                newline()
+                try write(element, order: order, path: path.appending(index))
+            }
+            depth -= 1
+            newline()
+            bytes.append(UInt8(ascii: "]"))
+        case .object(let object):
+            bytes.append(UInt8(ascii: "{"))
+            guard !object.isEmpty else {
+                bytes.append(UInt8(ascii: "}"))
+                return
+            }
+            depth += 1
+            for (index, key) in order.arrange(object.keys).enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                newline()
+                writeString(key)
+                append(prettyPrinted ? ": " : ":")
+                // The key comes from the object's own keys, so the lookup always succeeds.
+                try write(object[key] ?? .null, order: order.child(key), path: path.appending(key))
+            }
+            depth -= 1
+            newline()
+            bytes.append(UInt8(ascii: "}"))
+        }
+    }
+
+    /// The shortest text that reads back as `double`, with `.0` on integral values.
+    static func text(of double: Double) -> String {
+        let text = double.description
+        if text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) {
+            return text
+        }
+        return text + ".0"
+    }
+
+    private mutating func append(_ text: String) {
+        bytes.append(contentsOf: text.utf8)
+    }
+
+    private mutating func newline() {
+        guard prettyPrinted else { return }
+        bytes.append(UInt8(ascii: "\n"))
+        bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: depth * 2))
+    }
+
+    private mutating func writeString(_ string: String) {
+        bytes.append(UInt8(ascii: "\""))
+        for byte in string.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): append("\\\"")
+            case UInt8(ascii: "\\"): append("\\\\")
+            case 0x08: append("\\b")
+            case 0x09: append("\\t")
+            case 0x0A: append("\\n")
+            case 0x0C: append("\\f")
+            case 0x0D: append("\\r")
+            case 0x00..<0x20:
+                let hex = String(byte, radix: 16)
+                append("\\u00" + (hex.count == 1 ? "0" + hex : hex))
+            default:
+                bytes.append(byte)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+
+extension NotificationCategory {
+    /// Reads a category in the shape `categories.register` takes and fixtures declare:
+    /// `{identifier, actions: [{identifier, title, options, textInput: {buttonTitle, placeholder}}], options}`.
+    /// `actions` and every `options` may be left out (an empty object counts as an empty list).
+    ///
+    /// - Throws: ``CategoryError`` naming the path, e.g. `actions[2].options: unknown option 'foo'; …`.
+    public init(json: JSONValue) throws(CategoryError) {
+        try self.init(json: json, path: "")
+    }
+
+    /// Reads a list of categories, as a fixture's `categories` or a `--categories` file holds it.
+    ///
+    /// - Throws: ``CategoryError`` naming the path, e.g. `categories[1].identifier must be a non-empty string`.
+    public static func list(json: JSONValue) throws(CategoryError) -> [NotificationCategory] {
+        guard let elements = CategoryReader.list(json) else {
+            throw CategoryError("categories must be a list of categories")
+        }
+        var categories: [NotificationCategory] = []
+        for (index, element) in elements.enumerated() {
+            categories.append(try NotificationCategory(json: element, path: "categories[\(index)]"))
+        }
+        return categories
+    }
+
+    /// Reads a list of categories from JSON text (a `--categories` file).
+    ///
+    /// - Throws: ``CategoryError`` for text that is not JSON, or as ``list(json:)`` does.
+    public static func list(jsonData data: Data) throws(CategoryError) -> [NotificationCategory] {
+        let value: JSONValue
+        do {
+            value = try JSONValue(jsonData: data)
+        } catch {
+            throw CategoryError("categories are \(error.message)")
+        }
+        return try list(json: value)
+    }
+
+    init(json: JSONValue, path: String) throws(CategoryError) {
+        let reader = CategoryReader()
+        let members = try reader.object(json, path, shape: "{identifier=, actions=, options=}", allowed: ["identifier", "actions", "options"])
+        identifier = try reader.identifier(members["identifier"], reader.join(path, "identifier"))
+        options = try reader.options(members["options"], reader.join(path, "options"), as: CategoryOption.self)
+        actions = []
+        let actionsPath = reader.join(path, "actions")
+        if let value = members["actions"] {
+            guard let elements = CategoryReader.list(value) else {
+                throw CategoryError("\(actionsPath) must be a list of actions")
+            }
+            for (index, element) in elements.enumerated() {
+                actions.append(try reader.action(element, "\(actionsPath)[\(index)]"))
+            }
+        }
+    }
+
+    /// The category in the shape ``init(json:)`` reads: `actions` and `options` always present,
+    /// `textInput` only on text input actions.
+    public var jsonValue: JSONValue {
+        .object([
+            "identifier": .string(identifier),
+            "actions": .array(actions.map(\.jsonValue)),
+            "options": .array(options.map { .string($0.rawValue) }),
+        ])
+    }
+
+    /// The order in which ``jsonValue`` is written.
+    public static let jsonKeyOrder = JSONKeyOrder(
+        first: ["identifier", "actions", "options"],
+        nested: ["actions": NotificationAction.jsonKeyOrder]
+    )
+}
+
+extension NotificationAction {
+    /// The action as JSON: `{identifier, title, options, textInput}`, `textInput` only when set.
+    public var jsonValue: JSONValue {
+        var members: [String: JSONValue] = [
+            "identifier": .string(identifier),
+            "title": .string(title),
+            "options": .array(options.map { .string($0.rawValue) }),
+        ]
+        if let textInput {
+            members["textInput"] = ["buttonTitle": .string(textInput.buttonTitle), "placeholder": .string(textInput.placeholder)]
+        }
+        return .object(members)
+    }
+
+    /// The order in which ``jsonValue`` is written.
+    public static let jsonKeyOrder = JSONKeyOrder(
+        first: ["identifier", "title", "options", "textInput"],
+        nested: ["textInput": JSONKeyOrder(first: ["buttonTitle", "placeholder"])]
+    )
+}
+
+extension NotificationCategory: Codable {
+    /// Decodes the shape of ``init(json:)``, with the same checks.
+    public init(from decoder: any Decoder) throws {
+        let value = try JSONValue(from: decoder)
+        do {
+            try self.init(json: value)
+        } catch {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: error.message))
+        }
+    }
+
+    /// Encodes ``jsonValue``.
+    public func encode(to encoder: any Encoder) throws {
+        try jsonValue.encode(to: encoder)
+    }
+}

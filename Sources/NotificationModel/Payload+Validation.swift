@@ -1,0 +1,131 @@
+/// The types APNs documents for the known `aps` keys. Unknown keys are kept, never refused.
+enum APSValidator {
+    /// What a known key takes.
+    enum Rule {
+        case string
+        case integer
+        case nonNegativeInteger
+        case unitNumber
+        case dictionary
+        case stringArray
+        case criticalFlag
+        case interruptionLevel
+        case alert
+        case sound
+
+        /// The end of the message, after `<key> must be `.
+        var requirement: String {
+            switch self {
+            case .string: "a string"
+            case .integer: "an integer"
+            case .nonNegativeInteger: "an integer >= 0"
+            case .unitNumber: "a number from 0 to 1"
+            case .dictionary: "a dictionary"
+            case .stringArray: "an array of strings"
+            case .criticalFlag: "0 or 1"
+            case .interruptionLevel:
+                "one of " + InterruptionLevel.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+            case .alert: "a string or a dictionary"
+            case .sound: "a string or a dictionary"
+            }
+        }
+    }
+
+    static let apsRules: [String: Rule] = [
+        "alert": .alert,
+        "badge": .nonNegativeInteger,
+        "sound": .sound,
+        "thread-id": .string,
+        "category": .string,
+        "target-content-id": .string,
+        "filter-criteria": .string,
+        "content-available": .integer,
+        "mutable-content": .integer,
+        "interruption-level": .interruptionLevel,
+        "relevance-score": .unitNumber,
+        "timestamp": .integer,
+        "stale-date": .integer,
+        "dismissal-date": .integer,
+        "event": .string,
+        "attributes-type": .string,
+        "content-state": .dictionary,
+        "attributes": .dictionary,
+    ]
+
+    static let alertRules: [String: Rule] = [
+        "title": .string,
+        "subtitle": .string,
+        "body": .string,
+        "launch-image": .string,
+        "title-loc-key": .string,
+        "subtitle-loc-key": .string,
+        "loc-key": .string,
+        "title-loc-args": .stringArray,
+        "subtitle-loc-args": .stringArray,
+        "loc-args": .stringArray,
+        "summary-arg": .string,
+        "summary-arg-count": .integer,
+    ]
+
+    static let soundRules: [String: Rule] = [
+        "critical": .criticalFlag,
+        "name": .string,
+        "volume": .unitNumber,
+    ]
+
+    /// Checks `aps` and its known keys, in the order of their names.
+    static func validate(_ payload: [String: JSONValue]) throws(PayloadError) {
+        guard let aps = payload["aps"] else {
+            throw PayloadError(.missingAPS, "aps is missing; a payload needs an aps dictionary")
+        }
+        guard case .object(let members) = aps else {
+            throw PayloadError(.missingAPS, "aps must be a dictionary")
+        }
+        try check(members, rules: apsRules, path: "aps")
+    }
+
+    private static func check(_ members: [String: JSONValue], rules: [String: Rule], path: String) throws(PayloadError) {
+        for key in members.keys.sorted() {
+            guard let rule = rules[key], let value = members[key] else { continue }
+            try check(value, rule: rule, path: "\(path).\(key)")
+        }
+    }
+
+    private static func check(_ value: JSONValue, rule: Rule, path: String) throws(PayloadError) {
+        let valid: Bool
+        switch rule {
+        case .string:
+            valid = value.stringValue != nil
+        case .integer:
+            valid = value.integerValue != nil
+        case .nonNegativeInteger:
+            valid = (value.integerValue ?? -1) >= 0
+        case .unitNumber:
+            valid = value.doubleValue.map { (0...1).contains($0) } ?? false
+        case .dictionary:
+            valid = value.objectValue != nil
+        case .stringArray:
+            valid = value.arrayValue?.allSatisfy { $0.stringValue != nil } ?? false
+        case .criticalFlag:
+            valid = value.integerValue == 0 || value.integerValue == 1
+        case .interruptionLevel:
+            valid = value.stringValue.flatMap(InterruptionLevel.init(rawValue:)) != nil
+        case .alert:
+            if case .object(let members) = value {
+                try check(members, rules: alertRules, path: path)
+            }
+            valid = value.stringValue != nil || value.objectValue != nil
+        case .sound:
+            if case .object(let members) = value {
+                guard members["name"] != nil else {
+                    throw PayloadError(.invalidValue, "\(path).name must be a string")
+                }
+                try check(members, rules: soundRules, path: path)
+            }
+            valid = value.stringValue != nil || value.objectValue != nil
+        }
+        guard valid else {
+            throw PayloadError(.invalidValue, "\(path) must be \(rule.requirement)")
+        }
+    }
+}
