@@ -75,6 +75,10 @@ public final class LuaSandbox: @unchecked Sendable {
         }
     }
 
+    /// Notes that a run went over a limit that the host measured itself (the CPU budget, read
+    /// when a handler returned): the state is then not reused, as after any other trip.
+    public func markLimitHit() { hasHitLimit = true }
+
     /// Bytes the Lua state holds now.
     public var memoryUsed: Int { pss_memory_used(context) }
 

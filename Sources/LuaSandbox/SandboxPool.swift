@@ -1,33 +1,45 @@
 import Synchronization
 
+/// Something that owns a sandbox: a ``LuaSandbox`` itself, or a host's wrapper around one that
+/// keeps what it built in it (compiled chunks, classes).
+public protocol SandboxHolding: AnyObject, Sendable {
+    /// The sandbox held.
+    var sandbox: LuaSandbox { get }
+}
+
+extension LuaSandbox: SandboxHolding {
+    /// The sandbox itself.
+    public var sandbox: LuaSandbox { self }
+}
+
 /// Idle sandboxes of one kind (one app's), reused across runs.
 ///
 /// A sandbox goes back into the pool only when no limit ever stopped a run in it and no
 /// deadline abandoned it; any other is dropped, and the next ``checkOut()`` makes a new one.
-public final class SandboxPool: Sendable {
-    private let make: @Sendable () throws(SandboxError) -> LuaSandbox
-    private let idle = Mutex<[LuaSandbox]>([])
+public final class SandboxPool<Holder: SandboxHolding>: Sendable {
+    private let make: @Sendable () throws(SandboxError) -> Holder
+    private let idle = Mutex<[Holder]>([])
     private let made = Atomic<Int>(0)
     /// How many idle sandboxes the pool keeps at most.
     public let maxIdle: Int
 
     /// A pool that makes sandboxes with `make` and keeps at most `maxIdle` idle ones.
-    public init(maxIdle: Int = 4, make: @escaping @Sendable () throws(SandboxError) -> LuaSandbox) {
+    public init(maxIdle: Int = 4, make: @escaping @Sendable () throws(SandboxError) -> Holder) {
         self.maxIdle = maxIdle
         self.make = make
     }
 
     /// An idle sandbox, or a new one.
-    public func checkOut() throws(SandboxError) -> LuaSandbox {
-        if let sandbox = idle.withLock({ $0.popLast() }) { return sandbox }
+    public func checkOut() throws(SandboxError) -> Holder {
+        if let holder = idle.withLock({ $0.popLast() }) { return holder }
         made.add(1, ordering: .relaxed)
         return try make()
     }
 
     /// Gives a sandbox back after a run. It is kept only when it may be reused.
-    public func checkIn(_ sandbox: LuaSandbox) {
-        guard !sandbox.isAbandoned, !sandbox.hasHitLimit else { return }
-        idle.withLock { if $0.count < maxIdle { $0.append(sandbox) } }
+    public func checkIn(_ holder: Holder) {
+        guard !holder.sandbox.isAbandoned, !holder.sandbox.hasHitLimit else { return }
+        idle.withLock { if $0.count < maxIdle { $0.append(holder) } }
     }
 
     /// How many sandboxes the pool has made so far.

@@ -1,1 +1,34 @@
-// ScriptHost
+import Foundation
+import LuaSandbox
+import NotificationModel
+import Synchronization
+
+/// One host serving many apps, one script per app: it turns a payload into content, runs the
+/// app's script under its limits, and always delivers something, exactly once.
+///
+/// Each app keeps Lua states that are reused across its requests (each request still gets a
+/// fresh global environment), its registered categories and its store. A state that hit a
+/// limit, or that a deadline abandoned, is thrown away.
+public final class ScriptHost: Sendable {
+    /// How the host runs scripts.
+    public var configuration: HostConfiguration { services.configuration }
+
+    let services: HostServices
+    private let apps = Mutex<[String: AppRuntime]>([:])
+
+    /// A host.
+    public init(configuration: HostConfiguration = HostConfiguration(), executor: SandboxExecutor = SandboxExecutor()) {
+        services = HostServices(configuration: configuration, executor: executor)
+    }
+
+    /// The runtime of an app (made on first use).
+    func runtime(for app: String?) -> AppRuntime {
+        let key = app ?? ""
+        return apps.withLock { apps in
+            if let runtime = apps[key] { return runtime }
+            let runtime = AppRuntime(app: key, services: services)
+            apps[key] = runtime
+            return runtime
+        }
+    }
+}

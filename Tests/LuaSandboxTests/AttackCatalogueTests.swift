@@ -25,7 +25,7 @@ import Testing
         var ran = 0
         var pendingSeen: Set<String> = []
         for (folder, fixtures) in Dictionary(grouping: files, by: { $0.deletingLastPathComponent() }).sorted(by: { $0.key.path < $1.key.path }) {
-            let pool = SandboxPool { () throws(SandboxError) in try LuaSandbox() }
+            let pool = SandboxPool<LuaSandbox> { () throws(SandboxError) in try LuaSandbox() }
             for file in fixtures.sorted(by: { $0.lastPathComponent < $1.lastPathComponent }) {
                 let relative = String(file.path.dropFirst(root.path.count + 1))
                 if Self.pending.contains(relative) {
@@ -108,7 +108,7 @@ enum StandInHost {
         init(_ fields: [String: String]) { self.fields = fields }
     }
 
-    static func run(_ fixture: AttackFixture, pool: SandboxPool) async -> StandInResult {
+    static func run(_ fixture: AttackFixture, pool: SandboxPool<LuaSandbox>) async -> StandInResult {
         let aps = fixture.payload["aps"] as? [String: Any] ?? [:]
         let alert = aps["alert"] as? [String: Any] ?? [:]
         let original = ["title": alert["title"] as? String ?? "", "subtitle": "", "body": alert["body"] as? String ?? ""]

@@ -79,7 +79,7 @@ import Testing
     }
 
     @Test func poolDiscardsAStateThatHitALimit() throws {
-        let pool = SandboxPool { () throws(SandboxError) in try LuaSandbox() }
+        let pool = SandboxPool<LuaSandbox> { () throws(SandboxError) in try LuaSandbox() }
         let first = try pool.checkOut()
         #expect(runScript("local x = 1", in: first) == .completed)
         pool.checkIn(first)

@@ -1,0 +1,131 @@
+import Foundation
+import LuaSandbox
+import NotificationModel
+
+/// The `content` object scripts see: a userdata whose reads and writes go to the request's
+/// ``NotificationContent`` at once, checked as SPEC section 1 says. `userInfo` is a live Lua
+/// table kept in the object and read back when a handler returns.
+extension HostedSandbox {
+    static let contentSlots = ["userInfo"]
+    static let contentMethods = ["attach", "removeAttachments", "suppress"]
+
+    func installContent() {
+        methodIDs["attach"] = sandbox.addFunction { [unowned self] call in
+            guard let binding = active else { return .kill(.time) }
+            guard case .object = call[0] else { return .error("attach is a method: call content:attach(file)") }
+            return attach(binding, file: call[1], options: call[2])
+        }
+        methodIDs["removeAttachments"] = sandbox.addFunction { [unowned self] call in
+            guard let binding = active else { return .kill(.time) }
+            guard case .object = call[0] else { return .error("removeAttachments is a method: call content:removeAttachments()") }
+            _ = binding.run.write(binding.token) { $0.content.removeAllAttachments() }
+            return .none
+        }
+        methodIDs["suppress"] = sandbox.addFunction { [unowned self] call in
+            guard let binding = active else { return .kill(.time) }
+            guard case .object = call[0] else { return .error("suppress is a method: call content:suppress()") }
+            _ = binding.run.write(binding.token) { $0.suppressed = true }
+            return .none
+        }
+        contentClass = sandbox.defineClass(
+            name: "content", slots: Self.contentSlots,
+            index: { [unowned self] call in contentIndex(call) },
+            newIndex: { [unowned self] call in contentNewIndex(call) })
+    }
+
+    private func contentIndex(_ call: HostCall) -> HostReturn {
+        guard let binding = active else { return .kill(.time) }
+        guard let key = call[0].stringValue else {
+            return .error("content has no field \(call[0].typeName == "string" ? "'?'" : "of type \(call[0].typeName)")")
+        }
+        if let method = methodIDs[key] { return .values([.function(method)]) }
+        if key == ContentField.attachments.rawValue {
+            let list = binding.run.read { $0.attachments.map(\.jsonValue) }
+            return .values([.readOnly(name: "content.attachments", ValueConversion.lua(.array(list)))])
+        }
+        guard let field = ContentField(rawValue: key) else { return .error("content has no field '\(key)'") }
+        let value = binding.run.read { $0.value(of: field) }
+        return .values([value.map(ValueConversion.lua) ?? .nil])
+    }
+
+    private func contentNewIndex(_ call: HostCall) -> HostReturn {
+        guard let binding = active else { return .kill(.time) }
+        guard let key = call[0].stringValue else { return .error("content has no field of type \(call[0].typeName)") }
+        guard let field = ContentField(rawValue: key) else { return .error("content has no field '\(key)'") }
+        let json: JSONValue?
+        do {
+            json = try ValueConversion.optionalJSON(call[1], path: key)
+        } catch {
+            if field == .userInfo { return .error("userInfo must be JSON-shaped: \(error.message)") }
+            if case .string = call[1] { return .error("\(key) must be valid UTF-8") }
+            return .error("\(key) must be \(field.requirement)")
+        }
+        let failure: String?? = binding.run.write(binding.token) { state -> String? in
+            do throws(ContentFieldError) {
+                try state.content.set(field, to: json)
+                return nil
+            } catch {
+                return error.message
+            }
+        }
+        switch failure {
+        case .none: return .kill(.time)
+        case .some(.none): return .none
+        case .some(.some(let message)): return .error(message)
+        }
+    }
+
+    /// Reads the live `userInfo` table back into the content. Returns an error message when it
+    /// is not JSON-shaped (the last good `userInfo` stays).
+    func readBackUserInfo(_ binding: Binding, object: LuaReference) -> String? {
+        let value: LuaValue
+        switch sandbox.readSlot(0, of: object) {
+        case .success(let v): value = v
+        case .failure(let error): return "userInfo could not be read back: \(error.message)"
+        }
+        let json: JSONValue
+        do { json = try ValueConversion.json(value, path: "userInfo") } catch {
+            return "userInfo must be JSON-shaped: \(error.message)"
+        }
+        let failure: String?? = binding.run.write(binding.token) { state -> String? in
+            do throws(ContentFieldError) {
+                try state.content.set(.userInfo, to: json)
+                return nil
+            } catch {
+                return error.message
+            }
+        }
+        if case .some(.some(let message)) = failure { return message }
+        return nil
+    }
+
+    /// Makes the `content` object for a request: the userdata and its live `userInfo`.
+    func makeContentObject(_ run: RequestRun) -> LuaReference? {
+        guard let object = sandbox.makeObject(of: contentClass, id: 1) else { return nil }
+        let userInfo = run.read { ValueConversion.lua($0.userInfo) }
+        guard let table = sandbox.makeValue(userInfo) else {
+            sandbox.release(object)
+            return nil
+        }
+        sandbox.setSlot(0, of: object, to: table)
+        sandbox.release(table)
+        return object
+    }
+
+    /// The content as `request.content` shows it: its fields, unset ones left out (nil).
+    static func snapshot(_ content: NotificationContent) -> JSONValue {
+        guard case .object(let fields) = content.toJSON() else { return .object([:]) }
+        return .object(fields.filter { !$0.value.isNull })
+    }
+
+    /// Makes the read-only `request` table.
+    func makeRequestValue(_ run: RequestRun) -> LuaReference? {
+        var fields: [(String, LuaValue)] = [
+            ("identifier", .text(run.identifier)),
+            ("content", ValueConversion.lua(Self.snapshot(run.original))),
+            ("locales", .table(LuaTable(array: run.locales.map(LuaValue.text)))),
+        ]
+        if let app = run.app { fields.append(("app", .text(app))) }
+        return sandbox.makeValue(.readOnly(name: "request", .table(LuaTable(fields: fields))))
+    }
+}

@@ -1,0 +1,51 @@
+import NotificationModel
+
+extension DeliveryResult {
+    /// The result as SPEC section 2 writes it: `outcome`, `reason` (fallback only),
+    /// `suppressed` (only when true), `content`, `logs`, `stats`, and `registeredCategories`
+    /// when the request registered any.
+    public var jsonValue: JSONValue {
+        var object: [String: JSONValue] = [
+            "outcome": .string(outcome.rawValue),
+            "content": content.toJSON(),
+            "logs": .array(logs.map(\.jsonValue)),
+            "stats": .object([
+                "cpuMs": .number(Self.rounded(stats.cpuMs)),
+                "wallMs": .number(Self.rounded(stats.wallMs)),
+                "memoryPeakBytes": .integer(Int64(stats.memoryPeakBytes)),
+            ]),
+        ]
+        if let reason {
+            object["reason"] = .object(["kind": .string(reason.kind.rawValue), "message": .string(reason.message)])
+        }
+        if suppressed { object["suppressed"] = .bool(true) }
+        if !registeredCategories.isEmpty {
+            object["registeredCategories"] = .array(registeredCategories.map { .string($0) })
+        }
+        return .object(object)
+    }
+
+    /// The key order of the result object.
+    public static let keyOrder: JSONKeyOrder = {
+        var order = JSONKeyOrder.result
+        order.first.append("registeredCategories")
+        return order
+    }()
+
+    /// The result as one line of JSON, with `id` first when given (for `serve`).
+    public func jsonLine(id: JSONValue? = nil) -> String {
+        var value = jsonValue
+        if let id, case .object(var object) = value {
+            object["id"] = id
+            value = .object(object)
+        }
+        return (try? value.jsonString(keyOrder: Self.keyOrder)) ?? #"{"error":"result could not be written"}"#
+    }
+
+    /// The result pretty-printed for people.
+    public func prettyJSON() -> String {
+        (try? jsonValue.jsonString(keyOrder: Self.keyOrder, prettyPrinted: true)) ?? "{}"
+    }
+
+    private static func rounded(_ ms: Double) -> Double { (ms * 1000).rounded() / 1000 }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import NotificationModel
+
+/// How a ``ScriptHost`` runs scripts: limits, device settings, and what it lends scripts.
+public struct HostConfiguration: Sendable {
+    /// Limits for requests that do not bring their own.
+    public var limits: ScriptLimits
+    /// The device's preferred languages (`request.locales`), most preferred first.
+    public var locales: [String]
+    /// Localized strings for the device's language (`--strings`), used to resolve `loc-key`s.
+    public var strings: [String: String]
+    /// Categories every app declares (`--categories`); never dropped.
+    public var categories: [NotificationCategory]
+    /// Binary keys for `keys.get` (`--key NAME=BASE64`).
+    public var keys: [String: [UInt8]]
+    /// Hosts that may be reached over plain `http` (`--allow-http`).
+    public var allowHTTPHosts: Set<String>
+    /// URLs answered from files instead of the network (`--media URL=FILE`).
+    public var media: [String: MediaAnswer]
+    /// Where `store` and registered categories persist (`--state`); in memory when nil.
+    public var stateDirectory: URL?
+    /// Where downloads and attachments go, one folder per request.
+    public var attachmentDirectory: URL
+    /// When true, URLs that ``media`` and a request's media do not list fail with `network`
+    /// instead of going to the network (fixtures).
+    public var offline: Bool
+
+    /// A configuration with SPEC's defaults.
+    public init(
+        limits: ScriptLimits = .default, locales: [String] = ["en"], strings: [String: String] = [:],
+        categories: [NotificationCategory] = [], keys: [String: [UInt8]] = [:], allowHTTPHosts: Set<String> = [],
+        media: [String: MediaAnswer] = [:], stateDirectory: URL? = nil,
+        attachmentDirectory: URL = HostConfiguration.defaultAttachmentDirectory, offline: Bool = false
+    ) {
+        self.limits = limits
+        self.locales = locales.isEmpty ? ["en"] : locales
+        self.strings = strings
+        self.categories = categories
+        self.keys = keys
+        self.allowHTTPHosts = allowHTTPHosts
+        self.media = media
+        self.stateDirectory = stateDirectory
+        self.attachmentDirectory = attachmentDirectory
+        self.offline = offline
+    }
+
+    /// `pushscript-attachments` in the temporary directory.
+    public static var defaultAttachmentDirectory: URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("pushscript-attachments", isDirectory: true)
+    }
+}

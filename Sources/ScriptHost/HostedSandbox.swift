@@ -1,0 +1,116 @@
+import LuaSandbox
+import NotificationModel
+
+/// The request a sandbox's host functions serve while a job runs, and the phase writing.
+struct Binding {
+    let run: RequestRun
+    let token: Int
+}
+
+/// A sandbox of one app with the host's script API installed: the modules of SPEC section 1,
+/// the `content` class, and the chunks compiled in it.
+///
+/// Confined like its sandbox: only the thread running a job touches ``binding`` and
+/// ``chunks``.
+final class HostedSandbox: SandboxHolding, @unchecked Sendable {
+    let sandbox: LuaSandbox
+    let app: AppRuntime
+    let services: HostServices
+    /// The request being served; set by each job before it runs script code.
+    var binding: Binding?
+    /// Compiled chunks by script hash (the last few scripts seen).
+    var chunks: [Int: CompiledChunk] = [:]
+    private var chunkOrder: [Int] = []
+    var contentClass: HostClass!
+    var methodIDs: [String: HostFunctionID] = [:]
+
+    /// Bytes a new state may hold while the API is installed, before a run arms its limit.
+    static let setupMemory = 64 << 20
+
+    init(app: AppRuntime, services: HostServices) throws(SandboxError) {
+        sandbox = try LuaSandbox(memoryLimit: Self.setupMemory)
+        self.app = app
+        self.services = services
+        installContent()
+        installLog()
+        installData()
+        installStore()
+        installCategories()
+        installLocale()
+        installKeys()
+        installDownloads()
+        installCrypto()
+        installHooks()
+    }
+
+    /// The request being served, if `token` may still write.
+    var active: Binding? {
+        guard let binding, binding.run.isActive(binding.token) else { return nil }
+        return binding
+    }
+
+    /// The chunk for `script`, compiled once per sandbox.
+    func chunk(for script: Script) -> CompileResult {
+        if let chunk = chunks[script.hash] { return .compiled(chunk) }
+        let result = sandbox.compile(script.source, chunkName: script.name)
+        if case .compiled(let chunk) = result {
+            chunks[script.hash] = chunk
+            chunkOrder.append(script.hash)
+            if chunkOrder.count > 4 {
+                let old = chunkOrder.removeFirst()
+                if let stale = chunks.removeValue(forKey: old) { sandbox.release(stale) }
+            }
+        }
+        return result
+    }
+
+    /// Registers a function of a module whose calls need the current request. When the request
+    /// is over for this phase (the host gave up on it), the call stops the script.
+    func function(
+        _ name: String, in module: String?, arguments: HostArguments = .raw,
+        _ body: @escaping (Binding, HostCall) -> HostReturn
+    ) {
+        sandbox.register(name, in: module, arguments: arguments) { [unowned self] call in
+            guard let binding = active else { return .kill(.time) }
+            return body(binding, call)
+        }
+    }
+}
+
+/// Argument checks for module functions, with Lua's wording.
+enum Arguments {
+    /// The string at `index`, or an error message.
+    static func string(_ call: HostCall, _ index: Int, _ function: String) -> Result<LuaString, HostFailure> {
+        if case .string(let s) = call[index] { return .success(s) }
+        return .failure(HostFailure("bad argument #\(index + 1) to '\(function)' (string expected, got \(describe(call[index])))"))
+    }
+
+    /// The UTF-8 text at `index`, or an error message.
+    static func text(_ call: HostCall, _ index: Int, _ function: String) -> Result<String, HostFailure> {
+        string(call, index, function).flatMap { s in
+            s.utf8String.map { .success($0) } ?? .failure(HostFailure("bad argument #\(index + 1) to '\(function)' (string is not valid UTF-8)"))
+        }
+    }
+
+    /// What a value is, as Lua's argument errors say it.
+    static func describe(_ value: LuaValue) -> String {
+        if case .nil = value { return "no value" }
+        return value.typeName
+    }
+}
+
+/// A message for a failed host call.
+struct HostFailure: Error {
+    let message: String
+    init(_ message: String) { self.message = message }
+}
+
+extension Result where Failure == HostFailure {
+    /// Runs `body` with the value, or turns the failure into a raised error.
+    func then(_ body: (Success) -> HostReturn) -> HostReturn {
+        switch self {
+        case .success(let value): return body(value)
+        case .failure(let failure): return .error(failure.message)
+        }
+    }
+}

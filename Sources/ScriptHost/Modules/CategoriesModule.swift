@@ -1,0 +1,49 @@
+import LuaSandbox
+import NotificationModel
+
+/// `categories.has/get/list/register/localized`: the app's registered categories.
+extension HostedSandbox {
+    func installCategories() {
+        function("has", in: "categories") { [unowned self] _, call in
+            Arguments.text(call, 0, "has").then { id in .values([.boolean(app.categories.read { $0.has(id) })]) }
+        }
+        function("get", in: "categories") { [unowned self] _, call in
+            Arguments.text(call, 0, "get").then { id in
+                .values([app.categories.read { $0.get(id) }.map { ValueConversion.lua($0.jsonValue) } ?? .nil])
+            }
+        }
+        function("list", in: "categories") { [unowned self] _, _ in
+            .values([.table(LuaTable(array: app.categories.read { $0.list() }.map(LuaValue.text)))])
+        }
+        function("register", in: "categories") { [unowned self] binding, call in
+            let category: NotificationCategory
+            do {
+                category = try NotificationCategory(json: ValueConversion.json(call[0], path: "category"))
+            } catch let error as ConversionError {
+                return .error("categories.register: \(error.message)")
+            } catch let error as CategoryError {
+                return .error("categories.register: \(error.message)")
+            } catch {
+                return .error("categories.register: \(error)")
+            }
+            app.categories.register(category)
+            _ = binding.run.write(binding.token) { $0.registeredCategories.append(category.identifier) }
+            return .none
+        }
+        function("localized", in: "categories") { [unowned self] _, call in
+            Arguments.text(call, 0, "localized").then { base in
+                Arguments.text(call, 1, "localized").then { locale in
+                    var fallback: String?
+                    if !call[2].isNil {
+                        guard let f = call[2].stringValue else {
+                            return .error("bad argument #3 to 'localized' (string expected, got \(Arguments.describe(call[2])))")
+                        }
+                        fallback = f
+                    }
+                    let (id, found) = app.categories.read { $0.localized(base: base, locale: locale, fallback: fallback) }
+                    return .values([.text(id), .boolean(found)])
+                }
+            }
+        }
+    }
+}

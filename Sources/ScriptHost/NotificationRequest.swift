@@ -1,0 +1,40 @@
+import NotificationModel
+
+/// One push to deliver: its payload and what the device and the fixture say about it.
+public struct NotificationRequest: Sendable {
+    /// The validated payload.
+    public var payload: Payload
+    /// The app's bundle identifier; when nil, the payload's `.apns` target bundle, if any.
+    public var app: String?
+    /// The `apns-id`; a UUID is made when nil.
+    public var identifier: String?
+    /// The device's preferred languages, most preferred first; the host's when nil.
+    public var locales: [String]?
+    /// Limits for this request; the host's when nil.
+    public var limits: ScriptLimits?
+    /// Categories declared for the app before this request runs (a fixture's `categories`).
+    public var categories: [NotificationCategory]
+    /// Keys for `keys.get` added for this request (a fixture's `keys`).
+    public var keys: [String: [UInt8]]
+    /// Answers for downloads added for this request (a fixture's `media`).
+    public var media: [String: MediaAnswer]
+
+    /// A request for a payload.
+    public init(
+        payload: Payload, app: String? = nil, identifier: String? = nil, locales: [String]? = nil,
+        limits: ScriptLimits? = nil, categories: [NotificationCategory] = [], keys: [String: [UInt8]] = [:],
+        media: [String: MediaAnswer] = [:]
+    ) {
+        self.payload = payload
+        self.app = app
+        self.identifier = identifier
+        self.locales = locales
+        self.limits = limits
+        self.categories = categories
+        self.keys = keys
+        self.media = media
+    }
+
+    /// The app the request is for: ``app``, else the payload's `.apns` target bundle.
+    public var resolvedApp: String? { app ?? payload.appBundleID }
+}

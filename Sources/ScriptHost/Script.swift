@@ -1,0 +1,54 @@
+import Foundation
+
+/// A script's source, as loaded: its name for error messages and its bytes.
+public struct Script: Sendable, Hashable {
+    /// The name errors are reported under (`rules.lua:12: ...`): the file's name.
+    public let name: String
+    /// The Lua source text.
+    public let source: [UInt8]
+    /// A hash of the source: compiled chunks are cached by it.
+    public let hash: Int
+
+    /// The largest source a script may have: 1 MiB.
+    public static let maximumSize = 1 << 20
+
+    /// A script from its name and source text.
+    public init(name: String, source: [UInt8]) {
+        self.name = name
+        self.source = source
+        var hasher = Hasher()
+        hasher.combine(source)
+        hasher.combine(name)
+        self.hash = hasher.finalize()
+    }
+
+    /// A script from its name and source text.
+    public init(name: String, source: String) { self.init(name: name, source: Array(source.utf8)) }
+
+    /// Reads a script file. Throws a ``ScriptLoadError`` naming the file when it cannot.
+    public init(contentsOf url: URL) throws(ScriptLoadError) {
+        let data: Data
+        do { data = try Data(contentsOf: url) } catch {
+            throw ScriptLoadError(message: "cannot read script \(url.path): \(Self.reason(error))")
+        }
+        self.init(name: url.lastPathComponent, source: [UInt8](data))
+    }
+
+    static func reason(_ error: any Error) -> String {
+        let ns = error as NSError
+        if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(underlying.code))).lowercased()
+        }
+        if ns.domain == NSCocoaErrorDomain, ns.code == NSFileReadNoSuchFileError { return "no such file" }
+        return ns.localizedDescription
+    }
+}
+
+/// A script that could not be read.
+public struct ScriptLoadError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong.
+    public let message: String
+    /// A load error.
+    public init(message: String) { self.message = message }
+    public var description: String { message }
+}
