@@ -1,0 +1,142 @@
+import Foundation
+import NotificationModel
+import ScriptHost
+
+/// Runs fixtures (SPEC section 4): the fixtures of one folder through one host, in file-name
+/// order, as one extension process that iOS reuses; folders in parallel.
+public struct FixtureRunner: Sendable {
+    /// The configuration every folder's host starts from.
+    public var configuration: HostConfiguration
+    /// Keep the fixtures whose name or file path contains this.
+    public var filter: String?
+    /// How many folders run at once.
+    public var parallelFolders: Int
+
+    /// A runner. Downloads are answered from fixtures only (`offline`).
+    public init(configuration: HostConfiguration = HostConfiguration(), filter: String? = nil, parallelFolders: Int = ProcessInfo.processInfo.activeProcessorCount) {
+        var configuration = configuration
+        configuration.offline = true
+        self.configuration = configuration
+        self.filter = filter
+        self.parallelFolders = max(1, parallelFolders)
+    }
+
+    /// Runs the folders, calling `report` with each folder's lines in folder order (fixture
+    /// lines, and `ERROR path: problem` for malformed files); returns the totals.
+    public func run(_ folders: [FixtureFolder], report: @Sendable (String) -> Void) async -> FixtureSummary {
+        var summary = FixtureSummary()
+        var next = 0
+        var results: [Int: (lines: [String], summary: FixtureSummary)] = [:]
+        var printed = 0
+        await withTaskGroup(of: (Int, [String], FixtureSummary).self) { group in
+            while next < min(parallelFolders, folders.count) {
+                let index = next
+                let folder = folders[index]
+                group.addTask {
+                    let (lines, s) = await runFolder(folder)
+                    return (index, lines, s)
+                }
+                next += 1
+            }
+            while let (index, lines, s) = await group.next() {
+                results[index] = (lines, s)
+                while let done = results[printed] {
+                    done.lines.forEach(report)
+                    summary.passed += done.summary.passed
+                    summary.failed += done.summary.failed
+                    summary.malformed += done.summary.malformed
+                    results[printed] = nil
+                    printed += 1
+                }
+                if next < folders.count {
+                    let index = next
+                    let folder = folders[index]
+                    group.addTask {
+                        let (lines, s) = await runFolder(folder)
+                        return (index, lines, s)
+                    }
+                    next += 1
+                }
+            }
+        }
+        return summary
+    }
+
+    /// Runs one folder through one host.
+    func runFolder(_ folder: FixtureFolder) async -> ([String], FixtureSummary) {
+        var lines: [String] = []
+        var summary = FixtureSummary()
+        var configuration = self.configuration
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("pushscript-test-\(UUID().uuidString)", isDirectory: true)
+        configuration.attachmentDirectory = scratch
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let host = ScriptHost(configuration: configuration)
+        for file in folder.files {
+            let fixture: Fixture
+            do {
+                fixture = try Fixture(contentsOf: file)
+            } catch {
+                lines.append("ERROR \(error.description)")
+                summary.malformed += 1
+                continue
+            }
+            if let filter, !fixture.name.contains(filter), !file.path.contains(filter) { continue }
+            do {
+                let outcome = try await run(fixture, on: host)
+                lines.append(outcome.report)
+                if outcome.passed { summary.passed += 1 } else { summary.failed += 1 }
+            } catch {
+                lines.append("ERROR \(error.description)")
+                summary.malformed += 1
+            }
+        }
+        return (lines, summary)
+    }
+
+    /// Runs one fixture through `host` and matches its result.
+    public func run(_ fixture: Fixture, on host: ScriptHost) async throws(FixtureError) -> FixtureOutcome {
+        let result = try await resultJSON(fixture, on: host)
+        return FixtureOutcome(fixture: fixture, mismatches: SubsetMatcher.mismatches(expected: fixture.expect, actual: result), result: result)
+    }
+
+    /// The result a fixture's request gets: the result object, or `{"error": why}` when its
+    /// payload is refused.
+    public func resultJSON(_ fixture: Fixture, on host: ScriptHost) async throws(FixtureError) -> JSONValue {
+        let payload: Payload
+        do {
+            payload = try fixture.loadPayload()
+        } catch let refusal as PayloadError {
+            return .object(["error": .string(refusal.message)])
+        } catch let error as FixtureError {
+            throw error
+        } catch {
+            throw FixtureError(path: fixture.file.path, problem: "\(error)")
+        }
+        let script: Script
+        do {
+            script = try Script(contentsOf: fixture.script)
+        } catch {
+            throw FixtureError(path: fixture.file.path, problem: "script \(fixture.script.path) cannot be read; fix 'script'")
+        }
+        let request = NotificationRequest(
+            payload: payload, app: fixture.app, locales: fixture.locales, limits: fixture.limits,
+            categories: fixture.categories, keys: fixture.keys, media: fixture.media)
+        return await host.deliver(request, script: .script(script)).jsonValue
+    }
+}
+
+extension Fixture {
+    /// The payload: parsed and checked. Throws a `PayloadError` when it is refused, a
+    /// ``FixtureError`` when its file cannot be read.
+    func loadPayload() throws -> Payload {
+        switch payload {
+        case .inline(let value):
+            return try Payload(value: value)
+        case .file(let url):
+            guard let data = FileManager.default.contents(atPath: url.path) else {
+                throw FixtureError(path: file.path, problem: "payload file \(url.path) cannot be read; fix 'payload'")
+            }
+            return url.pathExtension == "apns" ? try Payload(apnsFileData: data) : try Payload(jsonData: data)
+        }
+    }
+}

@@ -1,0 +1,33 @@
+import Foundation
+import ScriptHost
+
+/// `pushscript run SCRIPT PAYLOAD`: delivers one payload and prints the result JSON.
+enum RunCommand: Command {
+    static let name = "run"
+    static let summary = "deliver one payload through a script, print the result JSON"
+    static let usage = """
+        usage: pushscript run SCRIPT PAYLOAD [options]
+
+        Runs SCRIPT's didReceive on PAYLOAD (.json, or .apns with its Simulator Target Bundle)
+        and prints the delivered result as JSON. Exit status: 0 completed, 3 fallback,
+        2 usage error or unreadable/invalid input.
+
+        options:
+        \(HostOptions.help)
+          --help                this help
+        """
+    static let options = HostOptions.specs
+
+    static func run(_ a: ParsedArguments) async throws -> Int32 {
+        guard a.positionals.count == 2 else {
+            throw UsageError("pushscript run: expected SCRIPT and PAYLOAD, got \(a.positionals.count) arguments; run 'pushscript run --help'")
+        }
+        let script = try readScript(a.positionals[0], command: name)
+        let payload = try readPayload(a.positionals[1], command: name)
+        let configuration = try HostOptions.configuration(a, command: name)
+        let host = ScriptHost(configuration: configuration)
+        let result = await host.deliver(NotificationRequest(payload: payload, app: a.value("--app")), script: .script(script))
+        print(result.prettyJSON())
+        return result.outcome == .completed ? 0 : 3
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import NotificationModel
+import ScriptHost
+
+/// The options `run`, `preview`, `bench` and `serve` share (SPEC section 5).
+enum HostOptions {
+    static let specs: [OptionSpec] = [
+        .value("--app"), .value("--locale"), .value("--categories"), .value("--key", repeatable: true),
+        .value("--media", repeatable: true), .value("--allow-http", repeatable: true), .value("--strings"),
+        .value("--cpu-ms"), .value("--memory-mb"), .value("--time-ms"), .value("--state"),
+    ]
+
+    static let help = """
+      --app ID              the app's bundle identifier (wins over an .apns file's)
+      --locale L[,L...]     the device's preferred languages, most preferred first
+      --categories FILE     categories the app declares (a JSON list as in fixtures)
+      --key NAME=BASE64     a key for keys.get (repeatable)
+      --media URL=FILE      answer downloads of URL from FILE (repeatable)
+      --allow-http HOST     allow plain http for HOST (repeatable)
+      --strings FILE        localized strings (a JSON object) for loc-key alerts
+      --cpu-ms N            CPU budget of didReceive in ms (default 200)
+      --memory-mb N         memory limit of the Lua state in MiB (default 8)
+      --time-ms N           deadline of the whole request in ms (default 25000)
+      --state DIR           keep the store and registered categories in DIR
+    """
+
+    /// The host configuration the options describe.
+    static func configuration(_ a: ParsedArguments, command: String) throws(UsageError) -> HostConfiguration {
+        var configuration = HostConfiguration()
+        var limits = ScriptLimits.default
+        if let v = a.value("--cpu-ms") { limits.cpuTime = .milliseconds(try positive(v, "--cpu-ms", command)) }
+        if let v = a.value("--memory-mb") { limits.memoryBytes = try positive(v, "--memory-mb", command) << 20 }
+        if let v = a.value("--time-ms") { limits.time = .milliseconds(try positive(v, "--time-ms", command)) }
+        configuration.limits = limits
+        if let v = a.value("--locale") {
+            configuration.locales = v.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        }
+        if let path = a.value("--categories") {
+            let data = try read(path, "--categories", command)
+            do { configuration.categories = try NotificationCategory.list(jsonData: data) } catch {
+                throw UsageError("pushscript \(command): --categories \(path): \(error); give a JSON list of categories")
+            }
+        }
+        if let path = a.value("--strings") {
+            let data = try read(path, "--strings", command)
+            do { configuration.strings = try LocalizedAlert.stringsTable(json: JSONValue(jsonData: data)) } catch {
+                throw UsageError("pushscript \(command): --strings \(path): \(error); give a JSON object of strings")
+            }
+        }
+        for entry in a.all("--key") {
+            let (name, value) = try split(entry, "--key", "NAME=BASE64", command)
+            guard let data = Data(base64Encoded: value) else {
+                throw UsageError("pushscript \(command): --key \(name): the value is not base64; give NAME=BASE64")
+            }
+            configuration.keys[name] = [UInt8](data)
+        }
+        for entry in a.all("--media") {
+            let (url, path) = try split(entry, "--media", "URL=FILE", command)
+            guard FileManager.default.isReadableFile(atPath: path) else {
+                throw UsageError("pushscript \(command): --media \(url): cannot read \(path); give URL=FILE with a readable file")
+            }
+            configuration.media[url] = MediaAnswer(file: URL(fileURLWithPath: path))
+        }
+        configuration.allowHTTPHosts = Set(a.all("--allow-http"))
+        if let dir = a.value("--state") {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: dir, isDirectory: &isDirectory), !isDirectory.boolValue {
+                throw UsageError("pushscript \(command): --state \(dir) is a file; give a folder")
+            }
+            do { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) } catch {
+                throw UsageError("pushscript \(command): --state \(dir) cannot be made; give a folder you can write")
+            }
+            configuration.stateDirectory = URL(fileURLWithPath: dir, isDirectory: true)
+        }
+        return configuration
+    }
+
+    static func positive(_ text: String, _ option: String, _ command: String) throws(UsageError) -> Int {
+        guard let n = Int(text), n > 0 else {
+            throw UsageError("pushscript \(command): \(option) takes a positive whole number, not '\(text)'")
+        }
+        return n
+    }
+
+    static func read(_ path: String, _ option: String, _ command: String) throws(UsageError) -> Data {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw UsageError("pushscript \(command): \(option): cannot read \(path); check the path")
+        }
+        return data
+    }
+
+    static func split(_ entry: String, _ option: String, _ shape: String, _ command: String) throws(UsageError) -> (String, String) {
+        guard let eq = entry.firstIndex(of: "="), eq != entry.startIndex else {
+            throw UsageError("pushscript \(command): \(option) takes \(shape), not '\(entry)'")
+        }
+        return (String(entry[..<eq]), String(entry[entry.index(after: eq)...]))
+    }
+}
+
+/// Reads a payload file (`.json`, or `.apns` by its extension).
+func readPayload(_ path: String, command: String) throws(UsageError) -> Payload {
+    guard let data = FileManager.default.contents(atPath: path) else {
+        throw UsageError("pushscript \(command): cannot read payload \(path); check the path")
+    }
+    do {
+        return path.hasSuffix(".apns") ? try Payload(apnsFileData: data) : try Payload(jsonData: data)
+    } catch {
+        throw UsageError("pushscript \(command): \(path) is not a valid payload: \(error.message)")
+    }
+}
+
+/// Reads a script file.
+func readScript(_ path: String, command: String) throws(UsageError) -> Script {
+    do { return try Script(contentsOf: URL(fileURLWithPath: path)) } catch {
+        throw UsageError("pushscript \(command): \(error.message); check the path")
+    }
+}
