@@ -9,9 +9,9 @@ extension MediaDownloader {
         var visited: Set<String> = [url.absoluteString]
         var redirects = 0
         while true {
-            let sink = TransferSink(partialFile: partialFile, maxBytes: options.maxBytes, kinds: options.kinds)
+            let sink = TransferSink(url: current, partialFile: partialFile, maxBytes: options.maxBytes, kinds: options.kinds)
             if let stopped = control.begin(sink) { return .failed(stopped) }
-            let outcome = await sink.run(current, on: transport)
+            let outcome = await sink.run(on: transport)
             guard case .redirect(let head) = outcome else { return outcome }
             redirects += 1
             guard redirects <= policy.maxRedirects else {

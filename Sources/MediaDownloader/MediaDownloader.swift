@@ -57,9 +57,9 @@ public struct MediaDownloader: Sendable {
             throw error
         case .redirect:
             throw DownloadError(.network, "a redirect was not followed")
-        case .completed(let head, let file, let size, let prefix):
+        case .completed(let finalURL, let head, let file, let size, let prefix):
             return try finish(file: file, head: head, size: size, prefix: prefix, requested: url,
-                              finalURL: checked, name: name, directory: directory, options: options)
+                              finalURL: finalURL, name: name, directory: directory, options: options)
         }
     }
 

@@ -13,8 +13,8 @@ public final class TransferSink: Sendable {
     enum Outcome: Sendable {
         /// A redirect response, to be followed (or refused) by the downloader.
         case redirect(ResponseHead)
-        /// The whole body is in `file`, closed; `prefix` holds its first bytes.
-        case completed(head: ResponseHead, file: URL, size: Int, prefix: [UInt8])
+        /// The whole body of `url` is in `file`, closed; `prefix` holds its first bytes.
+        case completed(url: URL, head: ResponseHead, file: URL, size: Int, prefix: [UInt8])
         /// The transfer failed; no partial file remains.
         case failed(DownloadError)
     }
@@ -34,12 +34,14 @@ public final class TransferSink: Sendable {
 
     private static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]
 
+    private let url: URL
     private let partialFile: URL
     private let maxBytes: Int
     private let kinds: Set<MediaKind>?
     private let state = Mutex(State())
 
-    init(partialFile: URL, maxBytes: Int, kinds: Set<MediaKind>?) {
+    init(url: URL, partialFile: URL, maxBytes: Int, kinds: Set<MediaKind>?) {
+        self.url = url
         self.partialFile = partialFile
         self.maxBytes = maxBytes
         self.kinds = kinds
@@ -125,7 +127,7 @@ public final class TransferSink: Sendable {
                         .network, "the connection closed after \(written) of \(expected) bytes")
                     return end(&state, .failed(failure), stopTransport: false)
                 }
-                let done = Outcome.completed(head: head, file: partialFile, size: written, prefix: prefix)
+                let done = Outcome.completed(url: url, head: head, file: partialFile, size: written, prefix: prefix)
                 return end(&state, done, stopTransport: false)
             }
         }
@@ -138,9 +140,9 @@ public final class TransferSink: Sendable {
         state.withLock { end(&$0, .failed(error), stopTransport: true) }.run()
     }
 
-    /// Starts `url` on `transport` and waits for the outcome, which comes as soon as the sink
+    /// Starts the request on `transport` and waits for the outcome, which comes as soon as the sink
     /// ends, even if the transport is slow to notice its cancellation.
-    func run(_ url: URL, on transport: any Transport) async -> Outcome {
+    func run(on transport: any Transport) async -> Outcome {
         await withCheckedContinuation { continuation in
             let pending = state.withLock { state -> Outcome? in
                 if let pending = state.pending { return pending }

@@ -65,14 +65,14 @@ final class TestServer: Sendable {
     /// The paths requested so far, in order.
     var requestedPaths: [String] { state.withLock { $0.requests } }
 
-    /// Stops accepting, and ends every open connection.
+    /// Stops accepting (the accept thread closes the listener within 50 ms), and ends every
+    /// open connection. Descriptors are only shut down or closed under the lock, so a descriptor
+    /// number that the system has handed to another socket is never touched.
     func stop() {
-        let connections = state.withLock { state -> Set<Int32> in
+        state.withLock { state in
             state.stopped = true
-            return state.connections
+            for fd in state.connections { shutdown(fd, Int32(SHUT_RDWR)) }
         }
-        shutdown(listener, Int32(SHUT_RDWR))
-        for fd in connections { shutdown(fd, Int32(SHUT_RDWR)) }
     }
 
     private var isStopped: Bool { state.withLock { $0.stopped } }
@@ -94,8 +94,10 @@ final class TestServer: Sendable {
             }
             Thread { [self] in
                 serve(fd)
-                state.withLock { _ = $0.connections.remove(fd) }
-                close(fd)
+                state.withLock { state in
+                    state.connections.remove(fd)
+                    close(fd)
+                }
             }.start()
         }
     }
