@@ -6,24 +6,26 @@ import Synchronization
 
 /// The real network: `URLSession` data tasks (libcurl underneath on Linux, the same API an iOS
 /// build uses), whose delegate hands each chunk to the ``TransferSink`` as it arrives, so the
-/// body goes to disk and never gathers in memory. Redirects are not followed here: the
+/// body goes to disk and never gathers in memory (the delegate queue is a
+/// ``BoundedDelegateQueue``, which holds libcurl back while the delegate catches up). Redirects are not followed here: the
 /// response is handed on for the downloader to check against its policy.
 public final class URLSessionTransport: Transport {
     private let session: URLSession
     private let router: SessionRouter
+    private let delegateQueue: BoundedDelegateQueue
 
     /// A transport over a session made with `configuration`.
     public init(configuration: URLSessionConfiguration = URLSessionTransport.defaultConfiguration()) {
         let router = SessionRouter()
-        let queue = OperationQueue()
-        queue.name = "MediaDownloader.URLSessionTransport"
-        queue.maxConcurrentOperationCount = 1
+        let queue = BoundedDelegateQueue()
         self.router = router
+        self.delegateQueue = queue
         self.session = URLSession(configuration: configuration, delegate: router, delegateQueue: queue)
     }
 
     deinit {
         session.invalidateAndCancel()
+        delegateQueue.finish()
     }
 
     /// An ephemeral configuration without cache or cookies. Its own timeouts are an hour, as a
@@ -51,11 +53,16 @@ public final class URLSessionTransport: Transport {
     }
 }
 
-/// Cancels one data task.
+/// Cancels one data task, without waiting: `URLSessionTask.cancel` waits for the session's
+/// transfer queue, which may itself be waiting in `BoundedDelegateQueue.addOperation` for the
+/// delegate queue that the caller may be running on.
 private struct DataTaskHandle: TransferHandle {
     let task: URLSessionDataTask
 
-    func cancel() { task.cancel() }
+    func cancel() {
+        let task = task
+        DispatchQueue.global().async { task.cancel() }
+    }
 }
 
 /// The session's delegate: routes each task's events to its sink.
@@ -90,8 +97,8 @@ private final class SessionRouter: NSObject, URLSessionDataDelegate, Sendable {
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        guard let sink = sink(for: dataTask) else { return }
-        if !sink.receive(chunk: data) { dataTask.cancel() }
+        guard let sink = sink(for: dataTask), !sink.receive(chunk: data) else { return }
+        DataTaskHandle(task: dataTask).cancel()
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
