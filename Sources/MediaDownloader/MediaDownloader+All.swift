@@ -11,28 +11,32 @@ extension MediaDownloader {
                             deadline: ContinuousClock.Instant? = nil,
                             maxConcurrent: Int = MediaDownloader.defaultMaxConcurrent)
         async -> [Result<DownloadedFile, DownloadError>] {
-        var results = [Result<DownloadedFile, DownloadError>?](repeating: nil, count: urls.count)
-        await withTaskGroup(of: (Int, Result<DownloadedFile, DownloadError>).self) { group in
-            var next = 0
-            func startNext() {
-                guard next < urls.count else { return }
-                let index = next
-                next += 1
-                group.addTask {
-                    do throws(DownloadError) {
-                        return (index, .success(try await download(urls[index], into: directory,
-                                                                   options: options, deadline: deadline)))
-                    } catch {
-                        return (index, .failure(error))
-                    }
-                }
-            }
-            for _ in 0..<max(1, maxConcurrent) { startNext() }
-            for await (index, result) in group {
-                results[index] = result
-                startNext()
-            }
+        typealias Outcome = (index: Int, result: Result<DownloadedFile, DownloadError>)
+        @Sendable func attempt(_ index: Int) async -> Outcome {
+            (index, await downloadResult(urls[index], into: directory, options: options, deadline: deadline))
         }
-        return results.map { $0 ?? .failure(Self.cancelled) }
+        return await withTaskGroup(of: Outcome.self, returning: [Result<DownloadedFile, DownloadError>].self) { group in
+            var results = [Result<DownloadedFile, DownloadError>](repeating: .failure(Self.cancelled), count: urls.count)
+            var waiting = urls.indices.makeIterator()
+            for _ in 0..<max(1, maxConcurrent) {
+                guard let index = waiting.next() else { break }
+                group.addTask { await attempt(index) }
+            }
+            while let outcome = await group.next() {
+                results[outcome.index] = outcome.result
+                if let index = waiting.next() { group.addTask { await attempt(index) } }
+            }
+            return results
+        }
+    }
+
+    /// ``download(_:into:options:deadline:)`` as a `Result`.
+    func downloadResult(_ url: String, into directory: URL, options: DownloadOptions,
+                        deadline: ContinuousClock.Instant?) async -> Result<DownloadedFile, DownloadError> {
+        do {
+            return .success(try await download(url, into: directory, options: options, deadline: deadline))
+        } catch {
+            return .failure(error)
+        }
     }
 }

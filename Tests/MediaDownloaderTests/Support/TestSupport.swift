@@ -15,7 +15,7 @@ extension MediaDownloader {
     /// `download` as a `Result`, for tests that look at the error.
     func result(_ url: String, into directory: AttachmentDirectory, options: DownloadOptions = DownloadOptions(),
                 deadline: ContinuousClock.Instant? = nil) async -> Result<DownloadedFile, DownloadError> {
-        do throws(DownloadError) {
+        do {
             return .success(try await download(url, into: directory.url, options: options, deadline: deadline))
         } catch {
             return .failure(error)
