@@ -129,6 +129,6 @@ struct DownloadSuccessTests {
         let file = try await localDownloader().download(server.url("/a.gif"), into: nested)
 
         #expect(file.path.hasPrefix(nested.path + "/"))
-        #expect(FileManager.default.fileExists(atPath: file.path))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: nested.path) == [file.fileURL.lastPathComponent])
     }
 }
