@@ -1,0 +1,131 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Synchronization
+
+/// The real network: `URLSession` data tasks (libcurl underneath on Linux, the same API an iOS
+/// build uses), whose delegate hands each chunk to the ``TransferSink`` as it arrives, so the
+/// body goes to disk and never gathers in memory (the delegate queue is a
+/// ``BoundedDelegateQueue``, which holds libcurl back while the delegate catches up). Redirects are not followed here: the
+/// response is handed on for the downloader to check against its policy.
+public final class URLSessionTransport: Transport {
+    private let session: URLSession
+    private let router: SessionRouter
+    private let delegateQueue: BoundedDelegateQueue
+
+    /// A transport over a session made with `configuration`.
+    public init(configuration: URLSessionConfiguration = URLSessionTransport.defaultConfiguration()) {
+        let router = SessionRouter()
+        let queue = BoundedDelegateQueue()
+        self.router = router
+        self.delegateQueue = queue
+        self.session = URLSession(configuration: configuration, delegate: router, delegateQueue: queue)
+    }
+
+    deinit {
+        session.invalidateAndCancel()
+        delegateQueue.finish()
+    }
+
+    /// An ephemeral configuration without cache or cookies. Its own timeouts are an hour, as a
+    /// last resort only: downloads end by their own timeout and deadline.
+    public static func defaultConfiguration() -> URLSessionConfiguration {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        configuration.httpShouldSetCookies = false
+        configuration.httpCookieAcceptPolicy = .never
+        configuration.timeoutIntervalForRequest = 3600
+        configuration.timeoutIntervalForResource = 3600
+        return configuration
+    }
+
+    /// Starts a data task for `url` whose events go to `sink`.
+    public func startTransfer(of url: URL, to sink: TransferSink) -> any TransferHandle {
+        var request = URLRequest(url: url)
+        request.httpMethod = "GET"
+        request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
+        let task = session.dataTask(with: request)
+        router.register(sink, for: task)
+        task.resume()
+        return DataTaskHandle(task: task)
+    }
+}
+
+/// Cancels one data task, without waiting: `URLSessionTask.cancel` waits for the session's
+/// transfer queue, which may itself be waiting in `BoundedDelegateQueue.addOperation` for the
+/// delegate queue that the caller may be running on.
+private struct DataTaskHandle: TransferHandle {
+    let task: URLSessionDataTask
+
+    func cancel() {
+        let task = task
+        DispatchQueue.global().async { task.cancel() }
+    }
+}
+
+/// The session's delegate: routes each task's events to its sink.
+private final class SessionRouter: NSObject, URLSessionDataDelegate, Sendable {
+    private let sinks = Mutex<[Int: TransferSink]>([:])
+
+    func register(_ sink: TransferSink, for task: URLSessionTask) {
+        sinks.withLock { $0[task.taskIdentifier] = sink }
+    }
+
+    private func sink(for task: URLSessionTask) -> TransferSink? {
+        sinks.withLock { $0[task.taskIdentifier] }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask,
+                    willPerformHTTPRedirection response: HTTPURLResponse, newRequest request: URLRequest,
+                    completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
+        completionHandler(nil)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+                    completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void) {
+        guard let sink = sink(for: dataTask), let http = response as? HTTPURLResponse else {
+            completionHandler(.cancel)
+            return
+        }
+        var headers: [String: String] = [:]
+        for (name, value) in http.allHeaderFields {
+            headers[String(describing: name)] = String(describing: value)
+        }
+        completionHandler(sink.receive(head: ResponseHead(status: http.statusCode, headers: headers)) ? .allow : .cancel)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        guard let sink = sink(for: dataTask), !sink.receive(chunk: data) else { return }
+        DataTaskHandle(task: dataTask).cancel()
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        let sink = sinks.withLock { $0.removeValue(forKey: task.taskIdentifier) }
+        sink?.finish(error: error.map(Self.downloadError))
+    }
+
+    private static func downloadError(_ error: any Error) -> DownloadError {
+        guard let urlError = error as? URLError else {
+            return DownloadError(.network, String(describing: error))
+        }
+        switch urlError.code {
+        case .timedOut:
+            return DownloadError(.timeout, "the connection timed out")
+        case .cancelled:
+            return DownloadError(.network, "the transfer was cancelled")
+        case .networkConnectionLost:
+            return DownloadError(.network, "the connection was lost before the whole body arrived")
+        case .cannotConnectToHost:
+            return DownloadError(.network, "cannot connect to the host")
+        case .cannotFindHost, .dnsLookupFailed:
+            return DownloadError(.network, "cannot find the host")
+        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
+             .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot:
+            return DownloadError(.network, "the secure connection failed (\(urlError.code.rawValue))")
+        default:
+            return DownloadError(.network, "\(urlError.localizedDescription) (URLError \(urlError.code.rawValue))")
+        }
+    }
+}

@@ -1,0 +1,243 @@
+import Foundation
+import Glibc
+import Synchronization
+
+/// A request as the test server saw it.
+struct TestRequest: Sendable {
+    let method: String
+    let path: String
+    let headers: [String: String]
+}
+
+/// A small HTTP/1.1 server on 127.0.0.1 and an ephemeral port, one thread per connection,
+/// `Connection: close` on every response. Each test starts its own and stops it.
+final class TestServer: Sendable {
+    private struct State {
+        var stopped = false
+        var connections: Set<Int32> = []
+        var requests: [String] = []
+    }
+
+    let port: UInt16
+    private let listener: Int32
+    private let handler: @Sendable (TestRequest) -> TestResponse
+    private let state = Mutex(State())
+
+    /// A server that answers from `routes` by path, 404 for any other path.
+    convenience init(_ routes: [String: TestResponse]) throws {
+        try self.init { request in routes[request.path] ?? .status(404) }
+    }
+
+    init(handler: @escaping @Sendable (TestRequest) -> TestResponse) throws {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw ServerError("socket: errno \(errno)") }
+        var one: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard bound == 0, listen(fd, 128) == 0 else {
+            close(fd)
+            throw ServerError("bind/listen: errno \(errno)")
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        self.port = UInt16(bigEndian: address.sin_port)
+        self.listener = fd
+        self.handler = handler
+        let thread = Thread { [self] in acceptLoop() }
+        thread.start()
+    }
+
+    deinit { stop() }
+
+    /// `http://127.0.0.1:PORT` followed by `path`.
+    func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
+
+    /// The paths requested so far, in order.
+    var requestedPaths: [String] { state.withLock { $0.requests } }
+
+    /// Stops accepting (the accept thread closes the listener within 50 ms), and ends every
+    /// open connection. Descriptors are only shut down or closed under the lock, so a descriptor
+    /// number that the system has handed to another socket is never touched.
+    func stop() {
+        state.withLock { state in
+            state.stopped = true
+            for fd in state.connections { shutdown(fd, Int32(SHUT_RDWR)) }
+        }
+    }
+
+    private var isStopped: Bool { state.withLock { $0.stopped } }
+
+    private func acceptLoop() {
+        defer { close(listener) }
+        while !isStopped {
+            guard wait(for: listener, events: Int16(POLLIN), milliseconds: 50) else { continue }
+            let fd = accept(listener, nil, nil)
+            guard fd >= 0 else { continue }
+            let accepted = state.withLock { state -> Bool in
+                if state.stopped { return false }
+                state.connections.insert(fd)
+                return true
+            }
+            guard accepted else {
+                close(fd)
+                continue
+            }
+            Thread { [self] in
+                serve(fd)
+                state.withLock { state in
+                    state.connections.remove(fd)
+                    close(fd)
+                }
+            }.start()
+        }
+    }
+
+    /// True when `fd` is ready for `events` within `milliseconds`.
+    private func wait(for fd: Int32, events: Int16, milliseconds: Int32) -> Bool {
+        var descriptor = pollfd(fd: fd, events: events, revents: 0)
+        return poll(&descriptor, 1, milliseconds) > 0
+    }
+
+    private func serve(_ fd: Int32) {
+        guard let request = readRequest(fd) else { return }
+        state.withLock { $0.requests.append(request.path) }
+        let response = handler(request)
+        if response.delayMs > 0, !pause(milliseconds: response.delayMs) { return }
+        guard send(fd, Array(head(of: response).utf8)) else { return }
+        let total = response.body.count
+        let toSend = min(response.sendLimit ?? total, total)
+        var sent = 0
+        let filler = (0..<response.chunkSize).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
+        while sent < toSend {
+            let count = min(response.chunkSize, toSend - sent)
+            let ok: Bool
+            switch response.body {
+            case .bytes(let bytes):
+                ok = send(fd, bytes[sent..<(sent + count)])
+            case .generated(let prefix, _):
+                if sent < prefix.count {
+                    let fromPrefix = min(count, prefix.count - sent)
+                    var chunk = Array(prefix[sent..<(sent + fromPrefix)])
+                    chunk.append(contentsOf: filler.prefix(count - fromPrefix))
+                    ok = send(fd, chunk)
+                } else {
+                    ok = send(fd, filler[0..<count])
+                }
+            }
+            guard ok else { return }
+            sent += count
+            if response.chunkDelayMs > 0, sent < toSend, !pause(milliseconds: response.chunkDelayMs) { return }
+        }
+        switch response.ending {
+        case .close:
+            shutdown(fd, Int32(SHUT_WR))
+        case .stall:
+            stall(fd)
+        case .reset:
+            var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+            setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+        }
+    }
+
+    private func head(of response: TestResponse) -> String {
+        var lines = ["HTTP/1.1 \(response.status) \(reason(response.status))"]
+        for (name, value) in response.headers { lines.append("\(name): \(value)") }
+        switch response.length {
+        case .actual: lines.append("Content-Length: \(response.body.count)")
+        case .declared(let count): lines.append("Content-Length: \(count)")
+        case .omitted: break
+        }
+        lines.append("Connection: close")
+        return lines.joined(separator: "\r\n") + "\r\n\r\n"
+    }
+
+    private func reason(_ status: Int) -> String {
+        switch status {
+        case 200: "OK"
+        case 301: "Moved Permanently"
+        case 302: "Found"
+        case 307: "Temporary Redirect"
+        case 404: "Not Found"
+        case 500: "Internal Server Error"
+        default: "Status"
+        }
+    }
+
+    /// Reads up to the end of the request head; nil if the client goes or the server stops first.
+    private func readRequest(_ fd: Int32) -> TestRequest? {
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let end = Array("\r\n\r\n".utf8)
+        let started = ContinuousClock.now
+        while received.count < 65536, ContinuousClock.now - started < .seconds(10) {
+            if received.firstRange(of: end) != nil { break }
+            if isStopped { return nil }
+            guard wait(for: fd, events: Int16(POLLIN), milliseconds: 50) else { continue }
+            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if count <= 0 { return nil }
+            received.append(contentsOf: buffer[0..<count])
+        }
+        let text = String(decoding: received, as: UTF8.self)
+        let lines = text.components(separatedBy: "\r\n")
+        let parts = lines.first?.split(separator: " ") ?? []
+        guard parts.count >= 2 else { return nil }
+        var headers: [String: String] = [:]
+        for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        return TestRequest(method: String(parts[0]), path: String(parts[1]), headers: headers)
+    }
+
+    /// Sends all of `bytes`; false when the client is gone or the server stopped.
+    private func send(_ fd: Int32, _ bytes: some Collection<UInt8>) -> Bool {
+        let array = Array(bytes)
+        var offset = 0
+        while offset < array.count {
+            if isStopped { return false }
+            let count = array.withUnsafeBytes {
+                Glibc.send(fd, $0.baseAddress! + offset, array.count - offset, Int32(MSG_NOSIGNAL))
+            }
+            if count <= 0 { return false }
+            offset += count
+        }
+        return true
+    }
+
+    /// Holds the connection open and silent until the client closes it or the server stops
+    /// (60 s at most).
+    private func stall(_ fd: Int32) {
+        let started = ContinuousClock.now
+        var buffer = [UInt8](repeating: 0, count: 512)
+        while !isStopped, ContinuousClock.now - started < .seconds(60) {
+            guard wait(for: fd, events: Int16(POLLIN), milliseconds: 50) else { continue }
+            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if count <= 0 { return }
+        }
+    }
+
+    /// Sleeps in small steps; false if the server stopped meanwhile.
+    private func pause(milliseconds: Int) -> Bool {
+        let end = ContinuousClock.now + .milliseconds(milliseconds)
+        while ContinuousClock.now < end {
+            if isStopped { return false }
+            Thread.sleep(forTimeInterval: min(0.01, Double(milliseconds) / 1000))
+        }
+        return true
+    }
+}
+
+struct ServerError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
