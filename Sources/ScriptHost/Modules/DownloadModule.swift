@@ -1,0 +1,136 @@
+import Dispatch
+import Foundation
+import LuaSandbox
+import MediaDownloader
+import NotificationModel
+import Synchronization
+
+/// `download(url [, options])` and `downloadAll(urls [, options])`: streaming downloads into
+/// the request's folder, typed from their bytes, cancelled when the deadline comes.
+extension HostedSandbox {
+    func installDownloads() {
+        function("download", in: nil) { [unowned self] binding, call in
+            Arguments.text(call, 0, "download").then { url in
+                let options: DownloadOptions
+                switch Self.downloadOptions(call[1], function: "download") {
+                case .success(let o): options = o
+                case .failure(let f): return .error(f.message)
+                }
+                let outcome = blockingDownload(binding.run) { downloader, directory, deadline in
+                    [await Self.capture { () throws(DownloadError) in
+                        try await downloader.download(url, into: directory, options: options, deadline: deadline)
+                    }]
+                }
+                guard let results = outcome else { return .kill(.time) }
+                switch results[0] {
+                case .success(let file): return .values([Self.fileTable(file, run: binding.run)])
+                case .failure(let error): return .values([.nil, .text(error.message)])
+                }
+            }
+        }
+        function("downloadAll", in: nil) { [unowned self] binding, call in
+            guard let urls = Self.strings(call[0]) else {
+                return .error("bad argument #1 to 'downloadAll' (list of URL strings expected, got \(Arguments.describe(call[0])))")
+            }
+            let options: DownloadOptions
+            switch Self.downloadOptions(call[1], function: "downloadAll") {
+            case .success(let o): options = o
+            case .failure(let f): return .error(f.message)
+            }
+            let outcome = blockingDownload(binding.run) { downloader, directory, deadline in
+                await downloader.downloadAll(urls, into: directory, options: options, deadline: deadline)
+            }
+            guard let results = outcome else { return .kill(.time) }
+            var files: [LuaTablePair] = []
+            var errors: [LuaTablePair] = []
+            for (i, result) in results.enumerated() {
+                switch result {
+                case .success(let file): files.append(LuaTablePair(key: .integer(Int64(i + 1)), value: Self.fileTable(file, run: binding.run)))
+                case .failure(let error): errors.append(LuaTablePair(key: .integer(Int64(i + 1)), value: .text(error.message)))
+                }
+            }
+            return .values([.table(LuaTable(pairs: files)), .table(LuaTable(pairs: errors))])
+        }
+    }
+
+    /// Runs downloads on the cooperative pool while this Lua thread waits. Returns nil when the
+    /// request's deadline came (the script is then stopped); inside `bestAttempt`, where no
+    /// download may start, every URL fails with `deadline`.
+    private func blockingDownload(
+        _ run: RequestRun,
+        _ body: @escaping @Sendable (MediaDownloader, URL, ContinuousClock.Instant) async -> [Result<DownloadedFile, DownloadError>]
+    ) -> [Result<DownloadedFile, DownloadError>]? {
+        let downloader = services.downloader(media: run.media)
+        let directory = run.attachmentDirectory
+        let deadline = ContinuousClock.now + run.deadline.remaining
+        let done = DispatchSemaphore(value: 0)
+        let box = Mutex<[Result<DownloadedFile, DownloadError>]?>(nil)
+        let task = Task {
+            let results = await body(downloader, directory, deadline)
+            box.withLock { $0 = results }
+            done.signal()
+        }
+        guard let id = run.beginDownload(cancel: { task.cancel() }) else {
+            task.cancel()
+            done.wait()
+            if run.isCancelled { return nil }
+            return box.withLock { $0 }?.map { _ in .failure(DownloadError(.deadline, "no download may start in bestAttempt")) }
+        }
+        done.wait()
+        run.endDownload(id)
+        if run.isCancelled { return nil }
+        return box.withLock { $0 }
+    }
+
+    private static func capture(_ body: () async throws(DownloadError) -> DownloadedFile) async -> Result<DownloadedFile, DownloadError> {
+        do { return .success(try await body()) } catch { return .failure(error) }
+    }
+
+    /// The `file` table scripts get: `{path=, url=, type=, mime=, size=}`. Warnings about a
+    /// Content-Type or URL extension that disagree with the bytes go to the log.
+    private static func fileTable(_ file: DownloadedFile, run: RequestRun) -> LuaValue {
+        for warning in file.warnings { run.log(.warn, warning, host: true) }
+        var fields: [(String, LuaValue)] = [
+            ("path", .text(file.path)), ("url", .text(file.url)), ("mime", .text(file.mime)), ("size", .integer(Int64(file.size))),
+        ]
+        if let type = file.type { fields.append(("type", .text(type))) }
+        return .table(LuaTable(fields: fields))
+    }
+
+    private static func downloadOptions(_ value: LuaValue, function: String) -> Result<DownloadOptions, HostFailure> {
+        var options = DownloadOptions()
+        guard case .table(let t) = value else {
+            if value.isNil { return .success(options) }
+            return .failure(HostFailure("bad argument #2 to '\(function)' (options table expected, got \(value.typeName))"))
+        }
+        for pair in t.pairs {
+            switch pair.key.stringValue {
+            case "timeout":
+                guard let seconds = pair.value.numberValue, seconds > 0 else {
+                    return .failure(HostFailure("\(function): timeout must be a number of seconds > 0"))
+                }
+                options.timeout = .nanoseconds(Int64(seconds * 1e9))
+            case "maxBytes":
+                guard let n = pair.value.integerValue, n > 0 else {
+                    return .failure(HostFailure("\(function): maxBytes must be an integer > 0"))
+                }
+                options.maxBytes = Int(n)
+            case "kinds":
+                guard let names = strings(pair.value) else {
+                    return .failure(HostFailure("\(function): kinds must be a list such as {\"image\", \"video\"}"))
+                }
+                var kinds: Set<MediaKind> = []
+                for name in names {
+                    guard let kind = MediaKind(rawValue: name) else {
+                        return .failure(HostFailure("\(function): unknown kind '\(name)'; kinds are image, audio, video"))
+                    }
+                    kinds.insert(kind)
+                }
+                options.kinds = kinds
+            default:
+                return .failure(HostFailure("\(function): unknown option '\(pair.key.stringValue ?? "?")'; options are timeout, maxBytes, kinds"))
+            }
+        }
+        return .success(options)
+    }
+}

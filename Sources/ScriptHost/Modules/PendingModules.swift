@@ -1,0 +1,4 @@
+extension HostedSandbox {
+    func installCrypto() {}
+    func installHooks() {}
+}
