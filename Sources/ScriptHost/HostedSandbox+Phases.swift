@@ -126,7 +126,7 @@ extension HostedSandbox {
             switch status {
             case .completed, .missing: break
             case .error(let message): run.log(.warn, "bestAttempt failed: \(message)", host: true)
-            case .limit(let kind): run.log(.warn, "bestAttempt was stopped: \(Self.limitReason(kind, run.limits).message)", host: true)
+            case .limit(let kind): run.log(.warn, "bestAttempt was stopped: \(Self.bestAttemptLimitMessage(kind, run.limits))", host: true)
             }
         }
         if let problem = readBackUserInfo(Binding(run: run, token: token), object: session.content) {
@@ -172,6 +172,14 @@ extension HostedSandbox {
             return .init(kind: .memory, message: "the script's Lua state needed more than \(Self.mib(limits.memoryBytes)) of memory")
         case .time:
             return .init(kind: .time, message: "the deadline of \(Self.ms(limits.time)) ms came before didReceive returned")
+        }
+    }
+
+    static func bestAttemptLimitMessage(_ kind: LimitKind, _ limits: ScriptLimits) -> String {
+        switch kind {
+        case .cpu: return "it used more than its \(ms(limits.bestAttemptCPUTime)) ms of CPU"
+        case .memory: return "it needed more than its \(mib(limits.bestAttemptMemoryHeadroom)) of extra memory"
+        case .time: return "it ran longer than its \(ms(limits.bestAttemptTime)) ms"
         }
     }
 
