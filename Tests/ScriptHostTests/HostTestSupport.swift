@@ -23,3 +23,38 @@ func deliver(
 
 /// Small limits for tests that hit them.
 let testLimits = ScriptLimits(cpuTime: .milliseconds(100), memoryBytes: 8 << 20, time: .seconds(2))
+
+/// A folder of media files for a test, removed with ``remove()``.
+struct MediaFolder {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("pushscript-media-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    /// Writes a file and returns its URL.
+    func write(_ name: String, _ bytes: [UInt8]) throws -> URL {
+        let file = url.appendingPathComponent(name)
+        try Data(bytes).write(to: file)
+        return file
+    }
+
+    func remove() { try? FileManager.default.removeItem(at: url) }
+
+    /// The start of a JPEG file, padded.
+    static let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10] + Array("JFIF".utf8) + [0] + Array(repeating: 0, count: 2000) + [0xFF, 0xD9]
+    /// The start of a PNG file, padded.
+    static let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Array(repeating: 0, count: 1000)
+}
+
+/// A host whose attachments go to a folder of the test's own, and that never uses the network.
+func isolatedHost(_ directory: URL, media: [String: MediaAnswer] = [:]) -> ScriptHost {
+    ScriptHost(configuration: HostConfiguration(media: media, attachmentDirectory: directory, offline: true))
+}
+
+/// The files left under a folder (recursively).
+func filesLeft(under url: URL) -> [String] {
+    guard let e = FileManager.default.enumerator(at: url, includingPropertiesForKeys: [.isRegularFileKey]) else { return [] }
+    return e.compactMap { ($0 as? URL).flatMap { (try? $0.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true ? $0.path : nil } }
+}

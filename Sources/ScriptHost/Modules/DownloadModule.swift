@@ -16,7 +16,7 @@ extension HostedSandbox {
                 case .success(let o): options = o
                 case .failure(let f): return .error(f.message)
                 }
-                let outcome = blockingDownload(binding.run) { downloader, directory, deadline in
+                let outcome = blockingDownload(binding.run, count: 1) { downloader, directory, deadline in
                     [await Self.capture { () throws(DownloadError) in
                         try await downloader.download(url, into: directory, options: options, deadline: deadline)
                     }]
@@ -37,7 +37,7 @@ extension HostedSandbox {
             case .success(let o): options = o
             case .failure(let f): return .error(f.message)
             }
-            let outcome = blockingDownload(binding.run) { downloader, directory, deadline in
+            let outcome = blockingDownload(binding.run, count: urls.count) { downloader, directory, deadline in
                 await downloader.downloadAll(urls, into: directory, options: options, deadline: deadline)
             }
             guard let results = outcome else { return .kill(.time) }
@@ -54,28 +54,30 @@ extension HostedSandbox {
     }
 
     /// Runs downloads on the cooperative pool while this Lua thread waits. Returns nil when the
-    /// request's deadline came (the script is then stopped); inside `bestAttempt`, where no
-    /// download may start, every URL fails with `deadline`.
+    /// request's deadline came while they were in flight (the script is then stopped where it
+    /// is). When no download may start — the deadline has come, or `bestAttempt` is running —
+    /// every URL fails with `deadline` at once.
     private func blockingDownload(
-        _ run: RequestRun,
+        _ run: RequestRun, count: Int,
         _ body: @escaping @Sendable (MediaDownloader, URL, ContinuousClock.Instant) async -> [Result<DownloadedFile, DownloadError>]
     ) -> [Result<DownloadedFile, DownloadError>]? {
+        let task = Mutex<Task<Void, Never>?>(nil)
+        guard let id = run.beginDownload(cancel: { task.withLock { $0?.cancel() } }) else {
+            return Array(repeating: .failure(DownloadError(.deadline, "no download may start after the deadline or in bestAttempt")), count: count)
+        }
         let downloader = services.downloader(media: run.media)
         let directory = run.attachmentDirectory
         let deadline = ContinuousClock.now + run.deadline.remaining
         let done = DispatchSemaphore(value: 0)
         let box = Mutex<[Result<DownloadedFile, DownloadError>]?>(nil)
-        let task = Task {
+        let started = Task {
             let results = await body(downloader, directory, deadline)
             box.withLock { $0 = results }
             done.signal()
         }
-        guard let id = run.beginDownload(cancel: { task.cancel() }) else {
-            task.cancel()
-            done.wait()
-            if run.isCancelled { return nil }
-            return box.withLock { $0 }?.map { _ in .failure(DownloadError(.deadline, "no download may start in bestAttempt")) }
-        }
+        task.withLock { $0 = started }
+        // A cancel that came between beginDownload and the task's start reaches it here.
+        if run.isCancelled { task.withLock { $0?.cancel() } }
         done.wait()
         run.endDownload(id)
         if run.isCancelled { return nil }

@@ -1,0 +1,120 @@
+import Foundation
+import NotificationModel
+import Testing
+@testable import ScriptHost
+
+@Suite(.serialized) struct DownloadDeliveryTests {
+    @Test func downloadAndAttachFromMedia() async throws {
+        let media = try MediaFolder()
+        let out = try MediaFolder()
+        defer { media.remove(); out.remove() }
+        let jpeg = try media.write("pic.jpg", MediaFolder.jpeg)
+        let host = isolatedHost(out.url, media: ["https://cdn.example.com/pic": MediaAnswer(file: jpeg, contentType: "image/png")])
+        let result = try await deliver("""
+            function didReceive(r, c)
+              local file, err = download("https://cdn.example.com/pic")
+              assert(file, err)
+              c.subtitle = file.type .. " " .. file.mime .. " " .. file.path:match("%.(%a+)$")
+              local a = c:attach(file, {identifier = "pic", thumbnailHidden = true})
+              c.body = a.identifier .. " " .. a.type .. " " .. #c.attachments
+            end
+            """, host: host)
+        #expect(result.outcome == .completed, "\(result.reason?.message ?? "")")
+        #expect(result.content.subtitle == "public.jpeg image/jpeg jpg")
+        #expect(result.content.body == "pic public.jpeg 1")
+        #expect(result.content.attachments.first?.options.thumbnailHidden == true)
+        #expect(result.logs.contains { $0.source == "host" && $0.level == .warn })
+        let attached = try #require(result.content.attachments.first)
+        #expect(FileManager.default.fileExists(atPath: URL(string: attached.url)!.path))
+        #expect(filesLeft(under: out.url).count == 1)
+    }
+
+    @Test func failuresComeBackAsNilAndAPrefixedMessage() async throws {
+        let media = try MediaFolder()
+        let out = try MediaFolder()
+        defer { media.remove(); out.remove() }
+        let text = try media.write("notes.txt", Array("hello".utf8))
+        let big = try media.write("big.png", MediaFolder.png + Array(repeating: 0, count: 20_000))
+        let host = isolatedHost(out.url, media: [
+            "https://cdn.example.com/gone": MediaAnswer(status: 404),
+            "https://cdn.example.com/text": MediaAnswer(file: text),
+            "https://cdn.example.com/big.png": MediaAnswer(file: big),
+        ])
+        let result = try await deliver("""
+            function didReceive(r, c)
+              local msgs = {}
+              for _, u in ipairs{"https://cdn.example.com/gone", "http://cdn.example.com/x", "file:///etc/passwd",
+                                 "https://cdn.example.com/unlisted"} do
+                local f, err = download(u)
+                msgs[#msgs + 1] = err
+              end
+              local f, err = download("https://cdn.example.com/big.png", {maxBytes = 5000})
+              msgs[#msgs + 1] = err
+              f, err = download("https://cdn.example.com/text", {kinds = {"image"}})
+              msgs[#msgs + 1] = err
+              local t = download("https://cdn.example.com/text")
+              local a, aerr = c:attach(t)
+              msgs[#msgs + 1] = aerr
+              local _, perr = c:attach({path = "/etc/hostname"})
+              msgs[#msgs + 1] = perr
+              c.body = table.concat(msgs, "\\n")
+            end
+            """, host: host)
+        let lines = result.content.body.split(separator: "\n").map(String.init)
+        let prefixes = ["http 404", "not allowed", "not allowed", "network", "too large", "unsupported type", "unsupported type", "not allowed"]
+        #expect(lines.count == prefixes.count, "\(lines)")
+        for (line, prefix) in zip(lines, prefixes) { #expect(line.hasPrefix(prefix), "\(line)") }
+        #expect(result.content.attachments.isEmpty)
+        #expect(filesLeft(under: out.url).isEmpty)
+    }
+
+    @Test func deadlineDuringADownloadDeliversTheBestAttemptOnTime() async throws {
+        let media = try MediaFolder()
+        let out = try MediaFolder()
+        defer { media.remove(); out.remove() }
+        let jpeg = try media.write("pic.jpg", MediaFolder.jpeg)
+        let host = isolatedHost(out.url, media: ["https://cdn.example.com/slow.jpg": MediaAnswer(file: jpeg, delayMs: 3000)])
+        let start = ContinuousClock.now
+        let result = try await deliver("""
+            function didReceive(r, c)
+              c.title = "waiting"
+              local f = download("https://cdn.example.com/slow.jpg")
+              c.title = "got it"
+            end
+            function bestAttempt(c, reason)
+              local f, err = download("https://cdn.example.com/slow.jpg")
+              c.body = reason.kind .. " / " .. tostring(err)
+            end
+            """, host: host, limits: ScriptLimits(cpuTime: .seconds(1), memoryBytes: 8 << 20, time: .milliseconds(300)))
+        let took = ContinuousClock.now - start
+        #expect(result.reason?.kind == .time)
+        #expect(result.content.title == "waiting")
+        #expect(result.content.body.hasPrefix("time / deadline"), "\(result.content.body)")
+        #expect(took < .milliseconds(300) + .milliseconds(600), "took \(took)")
+        #expect(filesLeft(under: out.url).isEmpty)
+    }
+
+    @Test func downloadAllOverlapsSlowAndFast() async throws {
+        let media = try MediaFolder()
+        let out = try MediaFolder()
+        defer { media.remove(); out.remove() }
+        let jpeg = try media.write("pic.jpg", MediaFolder.jpeg)
+        var table: [String: MediaAnswer] = [:]
+        for i in 0..<3 { table["https://cdn.example.com/\(i).jpg"] = MediaAnswer(file: jpeg, delayMs: 400) }
+        table["https://cdn.example.com/gone.jpg"] = MediaAnswer(status: 500)
+        let host = isolatedHost(out.url, media: table)
+        let start = ContinuousClock.now
+        let result = try await deliver("""
+            function didReceive(r, c)
+              local files, errors = downloadAll({"https://cdn.example.com/0.jpg", "https://cdn.example.com/gone.jpg",
+                                                 "https://cdn.example.com/1.jpg", "https://cdn.example.com/2.jpg"})
+              c.body = string.format("%s %s %s %s", files[1] and files[1].type, errors[2]:match("^http %d+"), files[3] ~= nil, files[4] ~= nil)
+              for i = 1, 4 do if files[i] then c:attach(files[i]) end end
+            end
+            """, host: host)
+        let took = ContinuousClock.now - start
+        #expect(result.content.body == "public.jpeg http 500 true true", "\(result.content.body)")
+        #expect(result.content.attachments.count == 3)
+        #expect(took < .milliseconds(1100), "took \(took): the three 400 ms downloads should overlap")
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import NotificationModel
+import Testing
+@testable import ScriptHost
+
+@Suite(.serialized) struct LimitDeliveryTests {
+    @Test func memoryLimitDeliversTheBestAttempt() async throws {
+        let result = try await deliver("""
+            function didReceive(r, c)
+              c.title = "attacked"
+              local t = {} for i = 1, 1e8 do t[i] = i end
+            end
+            function bestAttempt(c, reason) c.body = "memory: " .. reason.kind end
+            """, limits: ScriptLimits(cpuTime: .seconds(1), memoryBytes: 2 << 20, time: .seconds(5)))
+        #expect(result.outcome == .fallback)
+        #expect(result.reason?.kind == .memory)
+        #expect(result.content.title == "attacked")
+        #expect(result.content.body == "memory: memory")
+        #expect(result.stats.memoryPeakBytes <= 2 << 20 + (1 << 20))
+    }
+
+    @Test func deadlineDeliversTheBestAttemptOnTime() async throws {
+        let start = ContinuousClock.now
+        let result = try await deliver("""
+            function didReceive(r, c)
+              c.title = "attacked"
+              local x = 0
+              while true do x = x + 1 end
+            end
+            function bestAttempt(c, reason) c.body = "late: " .. reason.kind end
+            """, limits: ScriptLimits(cpuTime: .seconds(10), memoryBytes: 8 << 20, time: .milliseconds(300)))
+        let took = ContinuousClock.now - start
+        #expect(result.reason?.kind == .time)
+        #expect(result.content.title == "attacked")
+        #expect(result.content.body == "late: time")
+        #expect(took < .milliseconds(300) + .milliseconds(600), "took \(took)")
+    }
+
+    @Test func completionAndDeadlineRaceDeliversOneConsistentResult() async throws {
+        // A loop sized near the deadline: some runs complete, some are stopped; every call
+        // returns one result and never a completed outcome with the best attempt's writes.
+        for i in 0..<40 {
+            let result = try await deliver("""
+                function didReceive(r, c)
+                  local t = os.clock()
+                  while os.clock() - t < 0.03 do end
+                  c.title = "done"
+                end
+                function bestAttempt(c, reason) c.body = "best" end
+                """, limits: ScriptLimits(cpuTime: .seconds(1), memoryBytes: 8 << 20, time: .milliseconds(25 + i % 10)))
+            switch result.outcome {
+            case .completed:
+                #expect(result.content.title == "done" && result.content.body == "original")
+            case .fallback:
+                #expect(result.reason?.kind == .time)
+                #expect(result.content.body == "best")
+            }
+        }
+    }
+}
