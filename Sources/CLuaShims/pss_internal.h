@@ -12,6 +12,8 @@
 
 /* Instructions between two runs of the count hook while no limit has tripped. */
 #define PSS_HOOK_COUNT 1000
+/* Hook calls between two reads of the thread's CPU clock. */
+#define PSS_CPU_CHECK_EVERY 16
 /* Charged C steps between two reads of the clocks. */
 #define PSS_CHARGE_INTERVAL 4096
 
@@ -54,7 +56,8 @@ static inline pss_context *pss_ctx(lua_State *L) {
  * element) to the running script's CPU budget. Every few thousand steps it reads the thread's
  * CPU clock and the wall clock. When a limit has been hit it raises the kill, which pcall,
  * xpcall and coroutine.resume cannot catch: it does not return then.
- * On a state without a sandbox context (a plain lua_State) it does nothing. */
+ * On a state whose extra space holds NULL instead of a context it does nothing (lua_newstate
+ * does not zero the extra space: a plain state must set it). */
 void pss_charge(lua_State *L, size_t steps);
 
 /* Raises the kill when a limit has already tripped; returns otherwise. Cheap. */

@@ -173,6 +173,10 @@ void pss_unref(pss_context *ctx, int ref);
 /* Full garbage collection (no finalizers exist, so no script code runs). */
 void pss_collect(pss_context *ctx);
 
+/* Test support: runs source text in a plain state (stock libraries, no limits, no hook) and
+ * returns the Lua status. For benchmarks that compare with stock Lua. */
+int pss_testing_run_plain(const char *source, size_t length);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,15 @@
+/* Test support: runs Lua source in a plain state (stock libraries, no limits, no hook), so
+ * benchmarks can compare the sandbox against stock Lua. Not used by the host. */
+#include <lualib.h>
+#include "pss_internal.h"
+
+int pss_testing_run_plain(const char *source, size_t length) {
+  lua_State *L = luaL_newstate();
+  if (L == NULL) return -1;
+  *(pss_context **)lua_getextraspace(L) = NULL;  /* not zeroed by lua_newstate */
+  luaL_openlibs(L);
+  int status = luaL_loadbufferx(L, source, length, "=plain", "t");
+  if (status == LUA_OK) status = lua_pcall(L, 0, 0, 0);
+  lua_close(L);
+  return status;
+}
