@@ -6,36 +6,40 @@
 #include "pss_lib.h"
 #include "pss_pattern.h"
 
-/* Room on the C stack for a small compiled pattern; larger ones go in a userdata. Kept small
- * because gsub's frame sits on the C stack once per nested gsub callback. */
-#define PROGRAM_SPACE 512
+/* Compiled programs up to this size live in the calling function's frame, in an array sized
+ * to the program; larger ones go in a userdata. Sizing the array to the pattern keeps gsub's
+ * frame small, which matters because one gsub frame stays on the C stack for each level of
+ * gsub callbacks nested inside each other. */
+#define PROGRAM_IN_FRAME_MAX 1024
 
-typedef union program_space {
-  pss_pset align;
-  unsigned char bytes[PROGRAM_SPACE];
-} program_space;
-
-/* Compiles pattern p into prog, in `space` when it fits there, else in a new userdata left on
- * the stack (which keeps it alive for the call). Charges the pattern's length. */
-static void load_program(lua_State *L, pss_pprog *prog, program_space *space, const char *p,
-                         size_t lp) {
+/* Measures pattern p into prog (its node and set counts); returns the bytes its arrays need.
+ * Charges the pattern's length. */
+static size_t program_size(lua_State *L, pss_pprog *prog, const char *p, size_t lp) {
   pss_charge(L, 1 + lp);
   prog->nodes = NULL;
   prog->sets = NULL;
-  pss_pat_compile(p, lp, prog);  /* measure */
-  size_t set_bytes = (size_t)prog->nsets * sizeof(pss_pset);
-  size_t need = set_bytes + (size_t)prog->nnodes * sizeof(pss_pnode);
-  unsigned char *mem;
-  if (space != NULL && need <= sizeof space->bytes) {
-    mem = space->bytes;
-  } else {
+  pss_pat_compile(p, lp, prog);
+  return (size_t)prog->nsets * sizeof(pss_pset) + (size_t)prog->nnodes * sizeof(pss_pnode);
+}
+
+/* Compiles p into prog, in `mem` (at least `need` bytes, aligned for uint32_t), or, when mem
+ * is NULL, in a new userdata left on the stack, which keeps it alive for the call. */
+static void program_build(lua_State *L, pss_pprog *prog, uint32_t *mem, size_t need,
+                          const char *p, size_t lp) {
+  if (mem == NULL) {
     pss_reserve(L, need);
     mem = lua_newuserdatauv(L, need, 0);
   }
-  prog->sets = (pss_pset *)mem;
-  prog->nodes = (pss_pnode *)(mem + set_bytes);
+  unsigned char *bytes = (unsigned char *)mem;
+  prog->sets = (pss_pset *)bytes;
+  prog->nodes = (pss_pnode *)(bytes + (size_t)prog->nsets * sizeof(pss_pset));
   pss_pat_compile(p, lp, prog);
 }
+
+/* Words of the in-frame array for a program of `need` bytes (1 when it goes elsewhere). */
+#define FRAME_WORDS(need) \
+  ((need) <= PROGRAM_IN_FRAME_MAX ? ((need) + sizeof(uint32_t) - 1) / sizeof(uint32_t) : 1)
+#define FRAME_MEM(need, array) ((need) <= PROGRAM_IN_FRAME_MAX ? (array) : NULL)
 
 static void match_init(pss_match *m, lua_State *L, const char *s, size_t ls,
                        const pss_pprog *prog) {
@@ -132,9 +136,10 @@ static int find_or_match(lua_State *L, int find) {
     p++;
     lp--;
   }
-  program_space space;
   pss_pprog prog;
-  load_program(L, &prog, &space, p, lp);
+  size_t need = program_size(L, &prog, p, lp);
+  uint32_t frame[FRAME_WORDS(need)];
+  program_build(L, &prog, FRAME_MEM(need, frame), need, p, lp);
   pss_match m;
   match_init(&m, L, s, ls, &prog);
   size_t at = init;
@@ -211,20 +216,14 @@ int pss_str_gmatch(lua_State *L) {
   if (init > ls) init = ls + 1;  /* past the end: no matches */
   lua_settop(L, 2);
   /* '^' is not an anchor here (Lua 5.4): it is compiled as the character it is. */
-  pss_pprog measure = {NULL, NULL, 0, 0, 0};
-  pss_charge(L, 1 + lp);
-  pss_pat_compile(p, lp, &measure);
-  size_t set_bytes = (size_t)measure.nsets * sizeof(pss_pset);
-  size_t need = sizeof(gmatch_state) + set_bytes + (size_t)measure.nnodes * sizeof(pss_pnode);
-  pss_reserve(L, need);
-  gmatch_state *g = lua_newuserdatauv(L, need, 0);
+  pss_pprog prog;
+  size_t need = program_size(L, &prog, p, lp);
+  pss_reserve(L, sizeof(gmatch_state) + need);
+  gmatch_state *g = lua_newuserdatauv(L, sizeof(gmatch_state) + need, 0);
   g->next = init;
   g->last = -1;
-  g->prog.nodes = NULL;
-  unsigned char *tail = (unsigned char *)(g + 1);
-  g->prog.sets = (pss_pset *)tail;
-  g->prog.nodes = (pss_pnode *)(tail + set_bytes);
-  pss_pat_compile(p, lp, &g->prog);
+  g->prog = prog;
+  program_build(L, &g->prog, (uint32_t *)(g + 1), need, p, lp);
   lua_pushvalue(L, 1);
   lua_insert(L, -2);
   lua_pushcclosure(L, gmatch_step, 2);
@@ -308,9 +307,10 @@ int pss_str_gsub(lua_State *L) {
     p++;
     lp--;
   }
-  program_space space;
   pss_pprog prog;
-  load_program(L, &prog, &space, p, lp);
+  size_t need = program_size(L, &prog, p, lp);
+  uint32_t frame[FRAME_WORDS(need)];
+  program_build(L, &prog, FRAME_MEM(need, frame), need, p, lp);
   pss_match m;
   match_init(&m, L, s, ls, &prog);
   luaL_Buffer b;
