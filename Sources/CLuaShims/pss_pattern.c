@@ -12,12 +12,25 @@
  * gsub callbacks nested inside each other. */
 #define PROGRAM_IN_FRAME_MAX 1024
 
-/* Measures pattern p into prog (its node and set counts); returns the bytes its arrays need.
+/* Sizes the program of pattern p: sets prog's node and set counts to at least what p needs
+ * and returns the bytes its arrays take. A short pattern gets an upper bound at once (a node
+ * per character and the end node, a set per '['), which saves a measuring pass when the
+ * bound fits in the frame; a longer one is measured by compiling it without output.
  * Charges the pattern's length. */
 static size_t program_size(lua_State *L, pss_pprog *prog, const char *p, size_t lp) {
   pss_charge(L, 1 + lp);
   prog->nodes = NULL;
   prog->sets = NULL;
+  if (lp < PROGRAM_IN_FRAME_MAX / sizeof(pss_pnode)) {
+    size_t sets = 0;
+    for (size_t i = 0; i < lp; i++) sets += p[i] == '[';
+    size_t bound = sets * sizeof(pss_pset) + (lp + 1) * sizeof(pss_pnode);
+    if (bound <= PROGRAM_IN_FRAME_MAX) {
+      prog->nsets = (uint32_t)sets;
+      prog->nnodes = (uint32_t)(lp + 1);
+      return bound;
+    }
+  }
   pss_pat_compile(p, lp, prog);
   return (size_t)prog->nsets * sizeof(pss_pset) + (size_t)prog->nnodes * sizeof(pss_pnode);
 }
@@ -67,15 +80,46 @@ static int plain_text(lua_State *L, const char *p, size_t lp) {
   return 1;
 }
 
-/* Plain search of p in s from `init`: the offset of the first occurrence, or -1. glibc's
- * memmem is linear in the subject; the subject is searched in windows so that the work is
- * charged as it goes and a long search still meets the CPU limit. */
+/* Plain search of p in s from `init`: the offset of the first occurrence, or -1.
+ *
+ * Like a person scanning text: find the needle's first byte (memchr), compare the rest
+ * (memcmp), move on. That is fast on ordinary text but quadratic on a subject like "aaa...a"
+ * and a needle like "aa...ab", so the bytes handed to memcmp are counted, and once they
+ * outgrow the bytes scanned by more than COMPARE_SLACK the rest of the subject is searched
+ * with glibc's memmem, which is linear, in windows so that the work is charged as it goes. */
+#define COMPARE_SLACK ((size_t)1 << 16)
+/* Candidates (offsets holding the first byte) between two charges and checks. */
+#define CANDIDATE_BATCH 64
+
 static ptrdiff_t plain_find(lua_State *L, const char *s, size_t ls, const char *p, size_t lp,
                             size_t init) {
   if (lp == 0) return (ptrdiff_t)init;
+  if (lp > ls - init) return -1;
+  const size_t last = ls - lp;  /* the last offset where p fits */
+  size_t at = init, charged_to = init, candidates = 0;
+  while (at <= last) {
+    const char *hit = memchr(s + at, (unsigned char)p[0], last - at + 1);
+    if (hit == NULL) {
+      pss_charge(L, 1 + (ls - charged_to) / 8 + (candidates % CANDIDATE_BATCH) * (1 + lp / 8));
+      return -1;
+    }
+    if (memcmp(hit + 1, p + 1, lp - 1) == 0) {
+      pss_charge(L, 1 + (size_t)(hit - s - charged_to) / 8 +
+                        (candidates % CANDIDATE_BATCH) * (1 + lp / 8));
+      return hit - s;
+    }
+    at = (size_t)(hit - s) + 1;
+    if (++candidates % CANDIDATE_BATCH == 0) {
+      /* charge the bytes scanned and compared since the last batch */
+      pss_charge(L, (at - charged_to) / 8 + CANDIDATE_BATCH * (1 + lp / 8));
+      charged_to = at;
+      if (candidates * lp > at - init + COMPARE_SLACK) break;
+    }
+  }
+  if (at > last) return -1;
   size_t window = (size_t)1 << 16;
   if (window < 4 * lp) window = 4 * lp;  /* bounds the overlap re-scanned per window */
-  for (size_t at = init; ls - at >= lp; at += window) {
+  for (; at <= last; at += window) {
     size_t span = window + lp - 1;  /* every start in [at, at + window) */
     if (span > ls - at) span = ls - at;
     pss_charge(L, span);
@@ -254,8 +298,14 @@ static void add_string(pss_match *m, luaL_Buffer *b, const char *repl, size_t lr
       luaL_addlstring(b, (const char *)m->src + s, e - s);
       pss_pat_charge(m, (e - s) / 16);
     } else if (d >= '1' && d <= '9') {
-      push_capture(m, d - '1', s, e);
-      luaL_addvalue(b);
+      int c = d - '1';
+      if (c < m->prog->ncap && m->cap_len[c] >= 0) {  /* a text capture: copy it */
+        luaL_addlstring(b, (const char *)m->src + m->cap_start[c], (size_t)m->cap_len[c]);
+        pss_pat_charge(m, (size_t)m->cap_len[c] / 16);
+      } else {  /* a position, the whole match, or an error */
+        push_capture(m, c, s, e);
+        luaL_addvalue(b);
+      }
     } else {
       luaL_error(L, "invalid use of '%%' in replacement string");
     }

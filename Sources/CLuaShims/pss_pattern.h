@@ -14,6 +14,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include "pss_internal.h"
 
 /* Captures a pattern may have, as in stock Lua (LUA_MAXCAPTURES). */
@@ -80,6 +81,8 @@ typedef struct pss_pprog {
   pss_pset *sets;
   uint32_t nnodes, nsets;
   int ncap;          /* captures the pattern opens before any malformed item */
+  int first_lit;     /* the byte every match starts with (the first node is a literal that
+                        must match), or -1 */
 } pss_pprog;
 
 /* Compiles the pattern p[0..lp) (anchor already removed by the caller when it has one).
@@ -106,10 +109,6 @@ typedef struct pss_match {
  * Raises the errors of malformed patterns, "pattern too complex", and the CPU kill. */
 ptrdiff_t pss_pat_exec(pss_match *m, size_t s);
 
-/* The first offset >= s at which a match can start: when the program starts with a literal
- * byte, the next occurrence of it (len + 1 when there is none), else `s` itself. */
-size_t pss_pat_next_start(pss_match *m, size_t s);
-
 /* Counts `steps` more steps, handing them to pss_charge in batches. */
 static inline void pss_pat_charge(pss_match *m, size_t steps) {
   m->steps += steps;
@@ -118,6 +117,18 @@ static inline void pss_pat_charge(pss_match *m, size_t steps) {
     m->steps = 0;
     pss_charge(m->L, n);
   }
+}
+
+/* The first offset >= s at which a match can start: when the program starts with a literal
+ * byte, the next occurrence of it (len + 1 when there is none), else `s` itself. */
+static inline size_t pss_pat_next_start(pss_match *m, size_t s) {
+  int lit = m->prog->first_lit;
+  if (lit < 0) return s;
+  if (s >= m->len) return m->len + 1;
+  const unsigned char *hit = memchr(m->src + s, lit, m->len - s);
+  size_t at = hit != NULL ? (size_t)(hit - m->src) : m->len + 1;
+  pss_pat_charge(m, 1 + ((hit != NULL ? at : m->len) - s) / 16);
+  return at;
 }
 
 /* Hands the steps still pending to pss_charge. */

@@ -43,8 +43,13 @@ static void emit_error(emitter *em, int code, int arg) {
 /* The lower-case letter of a character class (%a, %D, ...), or 0 when `c` names none. */
 static int class_letter(int c) {
   int lower = tolower(c);
-  if (lower != 0 && strchr(PSS_PAT_CLASSES, lower) != NULL) return lower;
-  return 0;
+  switch (lower) {
+    case 'a': case 'c': case 'd': case 'g': case 'l': case 'p': case 's': case 'u': case 'w':
+    case 'x': case 'z':
+      return lower;
+    default:
+      return 0;
+  }
 }
 
 static void set_byte(pss_pset *set, unsigned c) { set->bits[c >> 5] |= (uint32_t)1 << (c & 31); }
@@ -256,4 +261,8 @@ void pss_pat_compile(const char *p, size_t lp, pss_pprog *prog) {
   }
   /* An error node is where a match stops; otherwise the end node is. */
   if (!em.failed) emit(&em, PSS_PN_END);
+  prog->first_lit = -1;
+  if (prog->nodes != NULL && prog->nodes[0].op == PSS_PN_LIT &&
+      (prog->nodes[0].quant == PSS_PQ_ONE || prog->nodes[0].quant == PSS_PQ_PLUS))
+    prog->first_lit = prog->nodes[0].a;
 }

@@ -47,15 +47,26 @@ static int class_has(int cls, int c) {
   }
 }
 
-static int set_has(const pss_pset *set, unsigned c) {
-  int in = (set->bits[c >> 5] >> (c & 31)) & 1;
-  if (!in && (set->with | set->without) != 0) {
-    for (int i = 0; !in && PSS_PAT_CLASSES[i] != '\0'; i++) {
-      unsigned bit = 1u << i;
-      if (set->with & bit) in = class_has(PSS_PAT_CLASSES[i], (int)c);
-      if (!in && (set->without & bit)) in = !class_has(PSS_PAT_CLASSES[i], (int)c);
-    }
+/* Index of the lowest set bit of m (m != 0). */
+static inline int lowest_bit(unsigned m) {
+#if defined(__GNUC__) || defined(__clang__)
+  return __builtin_ctz(m);
+#else
+  int i = 0;
+  while (!(m & 1u)) {
+    m >>= 1;
+    i++;
   }
+  return i;
+#endif
+}
+
+static inline int set_has(const pss_pset *set, unsigned c) {
+  int in = (set->bits[c >> 5] >> (c & 31)) & 1;
+  for (unsigned m = set->with; !in && m != 0; m &= m - 1)
+    in = class_has(PSS_PAT_CLASSES[lowest_bit(m)], (int)c);
+  for (unsigned m = set->without; !in && m != 0; m &= m - 1)
+    in = !class_has(PSS_PAT_CLASSES[lowest_bit(m)], (int)c);
   return in != set->negate;
 }
 
@@ -315,15 +326,4 @@ ptrdiff_t pss_pat_exec(pss_match *m, size_t s) {
       break;
     }
   }
-}
-
-size_t pss_pat_next_start(pss_match *m, size_t s) {
-  const pss_pnode *first = &m->prog->nodes[0];
-  if (first->op != PSS_PN_LIT || (first->quant != PSS_PQ_ONE && first->quant != PSS_PQ_PLUS))
-    return s;
-  if (s >= m->len) return m->len + 1;
-  const unsigned char *hit = memchr(m->src + s, first->a, m->len - s);
-  size_t at = hit != NULL ? (size_t)(hit - m->src) : m->len + 1;
-  pss_pat_charge(m, 1 + ((hit != NULL ? at : m->len) - s) / 16);
-  return at;
 }
