@@ -61,6 +61,11 @@ case("find", "abc", "b", "2")
 case("find", ("ab"):rep(1000) .. "c", "abc")
 case("find", ("ab"):rep(1000) .. "c", "abc", 1, true)
 case("find", ("a"):rep(100000) .. "b", ("a"):rep(300) .. "b", 1, true)
+case("find", ("a"):rep(70000) .. "b", ("a"):rep(5000) .. "b", 1, true)
+case("find", ("a"):rep(66000) .. "b" .. ("a"):rep(10), ("a"):rep(2000) .. "b", 1000, true)
+case("find", ("a"):rep(65530) .. "bab" .. ("a"):rep(70000), ("a"):rep(400) .. "b", 3, true)
+case("find", ("a"):rep(140000), ("a"):rep(400) .. "b", 1, true)
+case("find", ("a"):rep(140000) .. "b", ("a"):rep(30000) .. "b", -100000, true)
 
 -- match: captures and whole matches
 case("match", "hello world", "(h)(e)(l)(l)(o)")
