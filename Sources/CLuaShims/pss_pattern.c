@@ -47,6 +47,7 @@ static void program_build(lua_State *L, pss_pprog *prog, uint32_t *mem, size_t n
   prog->sets = (pss_pset *)bytes;
   prog->nodes = (pss_pnode *)(bytes + (size_t)prog->nsets * sizeof(pss_pset));
   pss_pat_compile(p, lp, prog);
+  pss_charge(L, (size_t)prog->nsets * 32);  /* filling a set's bitmap: up to 256 bits */
 }
 
 /* Words of the in-frame array for a program of `need` bytes (1 when it goes elsewhere). */
