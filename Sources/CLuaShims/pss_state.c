@@ -68,14 +68,6 @@ static int p_setup(lua_State *L) {
 
   lua_getfield(L, S, "format");
   lua_setfield(L, LUA_REGISTRYINDEX, "pss.format");
-  lua_getfield(L, S, "find");
-  lua_setfield(L, LUA_REGISTRYINDEX, "pss.stock.find");
-  lua_getfield(L, S, "match");
-  lua_setfield(L, LUA_REGISTRYINDEX, "pss.stock.match");
-  lua_getfield(L, S, "gmatch");
-  lua_setfield(L, LUA_REGISTRYINDEX, "pss.stock.gmatch");
-  lua_getfield(L, S, "gsub");
-  lua_setfield(L, LUA_REGISTRYINDEX, "pss.stock.gsub");
 
   /* the template every run's environment is copied from */
   lua_newtable(L);
