@@ -12,8 +12,8 @@
 
 /* Instructions between two runs of the count hook while no limit has tripped. */
 #define PSS_HOOK_COUNT 1000
-/* Hook calls between two reads of the thread's CPU clock. */
-#define PSS_CPU_CHECK_EVERY 16
+/* Wall-clock nanoseconds between two reads of the thread's CPU clock. */
+#define PSS_CPU_CHECK_NS 1000000
 /* Charged C steps between two reads of the clocks. */
 #define PSS_CHARGE_INTERVAL 4096
 
@@ -35,8 +35,8 @@ struct pss_context {
   _Atomic int cancel;
   /* C steps charged since the clocks were last read */
   size_t steps;
-  /* count-hook calls since the thread CPU clock was last read */
-  unsigned hook_calls;
+  /* when the thread's CPU clock was last read (CLOCK_MONOTONIC ns) */
+  int64_t cpu_checked_ns;
   /* failed wrapped coroutines being reset, one inside another */
   int nested_resets;
   /* the embedding host's object, handed back to the dispatch function */

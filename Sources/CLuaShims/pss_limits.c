@@ -73,15 +73,19 @@ int pss_raise_kill(lua_State *L) {
   return lua_error(L);
 }
 
-/* Reads the clocks; records a trip when a limit is past. The wall clock is cheap (vDSO); the
- * thread's CPU clock is a system call (~1 µs here), so the hook reads it only every
- * PSS_CPU_CHECK_EVERY calls — about every 16,000 instructions, some tens of microseconds. */
-static int clocks_tripped(pss_context *ctx, int read_cpu) {
+/* Reads the clocks; returns the limit that is past, if any. The wall clock is cheap (vDSO);
+ * the thread's CPU clock is a system call (about 1 µs here), so it is read only when at least
+ * PSS_CPU_CHECK_NS of wall time passed since the last read — every millisecond in a busy loop,
+ * and at the first check after a long C call (a big sort), whatever the instruction count. */
+static int clocks_tripped(pss_context *ctx, int force_cpu) {
   if (atomic_load(&ctx->cancel)) return PSS_TRIP_TIME;
   if (!ctx->armed) return PSS_TRIP_NONE;
-  if (ctx->deadline_ns && pss_monotonic_ns() >= ctx->deadline_ns) return PSS_TRIP_TIME;
-  if (read_cpu && ctx->cpu_budget_ns && pss_thread_cpu_ns() - ctx->cpu_start_ns >= ctx->cpu_budget_ns)
-    return PSS_TRIP_CPU;
+  int64_t now = pss_monotonic_ns();
+  if (ctx->deadline_ns && now >= ctx->deadline_ns) return PSS_TRIP_TIME;
+  if (ctx->cpu_budget_ns && (force_cpu || now - ctx->cpu_checked_ns >= PSS_CPU_CHECK_NS)) {
+    ctx->cpu_checked_ns = now;
+    if (pss_thread_cpu_ns() - ctx->cpu_start_ns >= ctx->cpu_budget_ns) return PSS_TRIP_CPU;
+  }
   return PSS_TRIP_NONE;
 }
 
@@ -91,7 +95,7 @@ void pss_hook(lua_State *L, lua_Debug *ar) {
   if (ctx == NULL) return;
   int trip = atomic_load(&ctx->trip);
   if (trip == PSS_TRIP_NONE) {
-    trip = clocks_tripped(ctx, ++ctx->hook_calls % PSS_CPU_CHECK_EVERY == 0);
+    trip = clocks_tripped(ctx, 0);
     if (trip == PSS_TRIP_NONE) return;
     pss_trip_set(ctx, L, trip);
   }
@@ -142,6 +146,7 @@ void pss_limits_arm(pss_context *ctx, int64_t cpu_budget_ns, int64_t deadline_ns
   ctx->deadline_ns = deadline_ns;
   ctx->limit = memory_limit;
   ctx->steps = 0;
+  ctx->cpu_checked_ns = pss_monotonic_ns();
   ctx->armed = 1;
   lua_sethook(ctx->L, pss_hook, LUA_MASKCOUNT, PSS_HOOK_COUNT);
 }
