@@ -78,7 +78,7 @@ extension HostedSandbox {
         }
         done.wait()
         run.endDownload(id)
-        if run.isCancelled { return nil }
+        if run.isCancelled || run.deadline.hasPassed { return nil }
         return box.withLock { $0 }
     }
 
