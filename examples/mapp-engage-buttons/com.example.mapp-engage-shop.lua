@@ -38,6 +38,15 @@ local function firstLabel(titles)
   return titles[languages[1]]
 end
 
+-- Whether `titles` is a non-empty table of language = label strings.
+local function hasLabels(titles)
+  if type(titles) ~= "table" or next(titles) == nil then return false end
+  for language, label in pairs(titles) do
+    if type(language) ~= "string" or type(label) ~= "string" or label == "" then return false end
+  end
+  return true
+end
+
 -- The buttons of the payload, as a list of {id=, title={lang=label}, fgAction=, bgAction=}.
 -- Mapp sends them as a list; a JSON string (as the Android payload carries them) works too.
 local function readButtons(value)
@@ -54,7 +63,7 @@ local function readButtons(value)
   end
   local buttons = {}
   for i, button in ipairs(value) do
-    if type(button) == "table" and type(button.title) == "table" and next(button.title) ~= nil then
+    if type(button) == "table" and hasLabels(button.title) then
       buttons[#buttons + 1] = button
     else
       log.warn("button %d has no labels: left out", i)
@@ -113,7 +122,8 @@ function didReceive(request, content)
       or (contains(languages, "en") and "en")
       or languages[1]
       or "en"
-    content.categoryIdentifier = buttonCategory(base, info.p, buttons, language)
+    local messageId = (type(info.p) == "string" or math.type(info.p) == "integer") and info.p or nil
+    content.categoryIdentifier = buttonCategory(base, messageId, buttons, language)
   elseif lc and content.categoryIdentifier ~= "" then
     content.categoryIdentifier = categories.localized(content.categoryIdentifier, lc)
   end
