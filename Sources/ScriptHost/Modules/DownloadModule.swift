@@ -80,7 +80,7 @@ extension HostedSandbox {
         if run.isCancelled { task.withLock { $0?.cancel() } }
         done.wait()
         run.endDownload(id)
-        if run.isCancelled { return nil }
+        if run.isCancelled || run.deadline.hasPassed { return nil }
         return box.withLock { $0 }
     }
 
