@@ -340,6 +340,18 @@ static void decode(lua_State *L, decoder *d) {
       break;
     }
     case 'R': decode_read_only(L, d); break;
+    case 'L': {
+      /* a copy the script may change, whose metatable it cannot see or replace */
+      need(L, d, 1);
+      if (d->data[d->pos] != 'T' && d->data[d->pos] != 'A') luaL_error(L, "malformed host value");
+      decode(L, d);
+      if (luaL_newmetatable(L, "pss.locked")) {
+        lua_pushboolean(L, 0);
+        lua_setfield(L, -2, "__metatable");
+      }
+      lua_setmetatable(L, -2);
+      break;
+    }
     default: luaL_error(L, "malformed host value");
   }
   d->depth--;

@@ -43,6 +43,13 @@ enum ValueCodec {
             appendRaw(UInt32(nameBytes.count), to: &bytes)
             bytes.append(contentsOf: nameBytes)
             encode(inner, into: &bytes)
+        case .lockedCopy(let inner):
+            guard case .table = inner else {
+                encode(inner, into: &bytes)
+                return
+            }
+            bytes.append(UInt8(ascii: "L"))
+            encode(inner, into: &bytes)
         case .object, .unsupported, .cycle, .tooDeep:
             // Values that only come from Lua cannot go back: they arrive as nil.
             bytes.append(UInt8(ascii: "n"))

@@ -32,6 +32,9 @@ public enum LuaValue: Sendable, Hashable {
     /// A read-only view of a table (host to Lua only): writes raise "`name` is read-only",
     /// `setmetatable` refuses it, and tables inside it are read-only too.
     indirect case readOnly(name: String, LuaValue)
+    /// A table the script gets as a copy it may change, whose metatable is locked so that
+    /// `setmetatable` refuses it (host to Lua only).
+    indirect case lockedCopy(LuaValue)
 
     /// A string value from Swift text.
     public static func text(_ string: String) -> LuaValue { .string(LuaString(string)) }
@@ -43,7 +46,7 @@ public enum LuaValue: Sendable, Hashable {
         case .boolean: return "boolean"
         case .integer, .number: return "number"
         case .string: return "string"
-        case .table, .readOnly: return "table"
+        case .table, .readOnly, .lockedCopy: return "table"
         case .null, .object: return "userdata"
         case .function: return "function"
         case .unsupported(let name): return name

@@ -41,7 +41,8 @@ extension HostedSandbox {
         if let method = methodIDs[key] { return .values([.function(method)]) }
         if key == ContentField.attachments.rawValue {
             let list = binding.run.read { $0.attachments.map(\.jsonValue) }
-            return .values([.readOnly(name: "content.attachments", ValueConversion.lua(.array(list)))])
+            // a copy: changing it changes nothing, and its metatable is locked
+            return .values([.lockedCopy(ValueConversion.lua(.array(list)))])
         }
         guard let field = ContentField(rawValue: key) else { return .error("content has no field '\(key)'") }
         let value = binding.run.read { $0.value(of: field) }

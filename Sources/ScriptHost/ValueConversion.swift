@@ -59,7 +59,7 @@ enum ValueConversion {
         case .tooDeep: throw ConversionError(message: "\(path) is nested too deeply")
         case .unsupported(let type): throw ConversionError(message: "\(path) is a \(type)")
         case .object, .function: throw ConversionError(message: "\(path) is a \(value.typeName)")
-        case .readOnly(_, let inner): return try json(inner, path: path)
+        case .readOnly(_, let inner), .lockedCopy(let inner): return try json(inner, path: path)
         }
     }
 

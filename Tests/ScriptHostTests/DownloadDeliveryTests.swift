@@ -16,6 +16,11 @@ import Testing
               assert(file, err)
               c.subtitle = file.type .. " " .. file.mime .. " " .. file.path:match("%.(%a+)$")
               local a = c:attach(file, {identifier = "pic", thumbnailHidden = true})
+              local list = c.attachments
+              list[1] = nil
+              table.insert(list, {identifier = "fake"})
+              assert(not pcall(setmetatable, list, {}), "attachments' metatable is locked")
+              assert(pcall(function() c.attachments = {} end) == false, "attachments cannot be assigned")
               c.body = a.identifier .. " " .. a.type .. " " .. #c.attachments
             end
             """, host: host)

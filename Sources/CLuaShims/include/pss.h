@@ -41,6 +41,8 @@ int pss_buffer_append(pss_buffer *b, const void *bytes, size_t n);
  *   'F' i32 function id      a host function (as a value to push: a callable closure)
  *   'R' u32 n, name (n bytes), then one 'T' or 'A' value: a read-only view of that table,
  *                            named in the error a write raises ("request is read-only")
+ *   'L' then one 'T' or 'A' value: a copy of that table the script may change, whose
+ *                            metatable is locked (setmetatable refuses it)
  *   'O' u32 object id      (from Lua only) a host object (userdata made by pss)
  *   'u' u8 Lua type        (from Lua only) a value the format cannot carry: function,
  *                            thread, foreign userdata
