@@ -167,8 +167,18 @@ struct FixtureWatcherTests {
         seen = await lines.waitForSummaries(5)
         #expect(Array(seen.suffix(2)) == ["PASS newcomer", "2 passed, 1 failed"])
 
+        let nested = tree.root.appendingPathComponent("tests/nested", isDirectory: true)
+        try FileManager.default.createDirectory(at: nested, withIntermediateDirectories: true)
+        try tree.write("tests/nested/d.fixture.json", FixtureTree.fixture(name: "nested", script: "../../rules/other.lua", title: "Other"))
+        seen = await lines.waitForSummaries(6)
+        #expect(Array(seen.suffix(2)) == ["PASS nested", "3 passed, 1 failed"])
+
+        try FileManager.default.removeItem(at: tree.root.appendingPathComponent("tests/b.fixture.json"))
+        seen = await lines.waitForSummaries(7)
+        #expect(Array(seen.suffix(2)) == ["removed \(tree.path("tests/b.fixture.json"))", "2 passed, 1 failed"])
+
         watcher.stop()
         await task.value
-        #expect(flushes.load(ordering: .relaxed) == 5)
+        #expect(flushes.load(ordering: .relaxed) == 7)
     }
 }

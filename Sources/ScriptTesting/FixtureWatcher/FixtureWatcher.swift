@@ -43,6 +43,11 @@ public struct FixtureWatcher: Sendable {
             let earlier = plan
             plan = WatchPlan.discover(paths)
             watcher.watch(plan.directories)
+            if !plan.directories.isSubset(of: earlier.directories) {
+                // Files made in a new folder before its watch was in place are found now.
+                plan = WatchPlan.discover(paths)
+                watcher.watch(plan.directories)
+            }
             let touched = plan.affected(by: changes, since: earlier)
             let removed = earlier.fixtures.subtracting(plan.fixtures)
             guard !touched.isEmpty || !removed.isEmpty else { continue }

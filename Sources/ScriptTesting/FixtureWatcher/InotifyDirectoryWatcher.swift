@@ -16,9 +16,10 @@ public final class InotifyDirectoryWatcher: DirectoryWatching {
     private let watches = Mutex<[Int32: Set<String>]>([:])
     private let stopped = Atomic<Bool>(false)
 
-    /// The events that matter: a file written and closed, created, deleted, renamed either way,
-    /// or written without a close yet.
-    private static let mask = UInt32(IN_CLOSE_WRITE | IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_MODIFY)
+    /// The events that matter: a file written and closed, deleted, or renamed either way, and
+    /// a folder created. A file being written counts once it is closed, so a save seen half
+    /// done (truncated, not yet written) does not start a run.
+    private static let mask = UInt32(IN_CLOSE_WRITE | IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO)
 
     /// A watcher whose bursts end after `debounce` without events.
     ///
@@ -91,6 +92,8 @@ public final class InotifyDirectoryWatcher: DirectoryWatching {
                     changes.overflowed = true
                     continue
                 }
+                // A new file is reported when it is closed after writing.
+                if mask & UInt32(IN_CREATE) != 0, mask & UInt32(IN_ISDIR) == 0 { continue }
                 let directories = watches.withLock { watches -> Set<String> in
                     if mask & UInt32(IN_IGNORED) != 0 { return watches.removeValue(forKey: wd) ?? [] }
                     return watches[wd] ?? []
