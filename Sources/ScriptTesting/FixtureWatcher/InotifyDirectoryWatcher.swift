@@ -4,7 +4,8 @@ import Glibc
 import Synchronization
 
 /// ``DirectoryWatching`` over Linux's inotify: one watch per directory, read by a thread of its
-/// own that gathers events until they have been quiet for the debounce interval.
+/// own that gathers events until they have been quiet for the debounce interval. The thread
+/// runs until ``stop()``, which must be called to let the watcher go.
 public final class InotifyDirectoryWatcher: DirectoryWatching {
     /// The changes, a burst at a time.
     public let changes: AsyncStream<FileChanges>
@@ -37,6 +38,8 @@ public final class InotifyDirectoryWatcher: DirectoryWatching {
 
     public func watch(_ directories: Set<String>) {
         watches.withLock { watches in
+            // Once stopped, the descriptor is closed (or closing): its number may be reused.
+            guard !stopped.load(ordering: .acquiring) else { return }
             let current = watches.values.reduce(into: Set<String>()) { $0.formUnion($1) }
             for (wd, paths) in watches where paths.isDisjoint(with: directories) {
                 inotify_rm_watch(descriptor, wd)
@@ -50,7 +53,7 @@ public final class InotifyDirectoryWatcher: DirectoryWatching {
     }
 
     public func stop() {
-        stopped.store(true, ordering: .releasing)
+        watches.withLock { _ in stopped.store(true, ordering: .releasing) }
     }
 
     /// Reads events until stopped; closes the descriptor and ends the stream then.
