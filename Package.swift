@@ -34,7 +34,7 @@ let package = Package(
             name: "ScriptHost",
             dependencies: ["LuaSandbox", "NotificationModel", "MediaDownloader", "COpenSSL"]
         ),
-        .target(name: "ScriptTesting", dependencies: ["ScriptHost", "NotificationModel"]),
+        .target(name: "ScriptTesting", dependencies: ["ScriptHost", "NotificationModel", "LuaSandbox"]),
         .executableTarget(name: "pushscript", dependencies: ["ScriptHost", "ScriptTesting"]),
 
         .testTarget(name: "LuaSandboxTests", dependencies: ["LuaSandbox", "CLuaShims"], exclude: ["PatternCases"]),
@@ -42,6 +42,6 @@ let package = Package(
         .testTarget(name: "MediaDownloaderTests", dependencies: ["MediaDownloader"]),
         .testTarget(name: "ScriptHostTests", dependencies: ["ScriptHost"]),
         .testTarget(name: "ScriptTestingTests", dependencies: ["ScriptTesting"]),
-        .testTarget(name: "PushScriptCLITests", dependencies: ["ScriptTesting"]),
+        .testTarget(name: "PushScriptCLITests", dependencies: ["ScriptTesting", "pushscript"]),
     ]
 )

@@ -3,6 +3,10 @@ import Foundation
 /// The commands, in the order `pushscript --help` lists them.
 let commands: [any Command.Type] = [
     RunCommand.self, TestCommand.self,
+    LintCommand.self,
+    CheckCommand.self,
+    WatchCommand.self,
+    PreviewCommand.self,
 ]
 
 let mainUsage = """

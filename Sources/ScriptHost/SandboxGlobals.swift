@@ -1,0 +1,92 @@
+import LuaSandbox
+
+/// The globals a script's fresh environment holds, as read from a real one: what
+/// `pushscript check` compares a script's global reads against.
+public struct SandboxGlobals: Sendable, Hashable {
+    /// Every global name of a fresh environment (`string`, `download`, `_G`, …).
+    public var names: Set<String>
+    /// For each global that is a plain library table with fields (`string`, `json`, …), the
+    /// string keys it holds. Tables that are views of something else, and empty ones, are
+    /// left out: their fields cannot be listed.
+    public var fields: [String: Set<String>]
+
+    /// Globals from names and fields.
+    public init(names: Set<String>, fields: [String: Set<String>] = [:]) {
+        self.names = names
+        self.fields = fields
+    }
+}
+
+extension ScriptHost {
+    /// The name of the function the enumeration defines while it runs; left out of the result.
+    static let globalsProbe = "__pushscript_globals"
+
+    /// Reads the globals of a fresh environment of a sandbox with the whole script API
+    /// installed, as every request's environment is made. Runs on a Lua thread.
+    ///
+    /// - Throws: ``SandboxError`` when no state can be made or the environment cannot be read.
+    public static func sandboxGlobals(executor: SandboxExecutor = SandboxExecutor()) async throws(SandboxError) -> SandboxGlobals {
+        let services = HostServices(configuration: HostConfiguration(offline: true), executor: executor)
+        let runtime = AppRuntime(app: "", services: services)
+        let hosted = try HostedSandbox(app: runtime, services: services)
+        let outcome = await executor.run(hosted.sandbox, deadline: .after(.seconds(10))) { _ in
+            Result<LuaValue, SandboxError> { () throws(SandboxError) in try hosted.readGlobals() }
+        }
+        guard case .finished(let result) = outcome else {
+            throw SandboxError(message: "reading the sandbox's globals took too long")
+        }
+        let table: LuaValue
+        switch result {
+        case .success(let value): table = value
+        case .failure(let error): throw error
+        }
+        var globals = SandboxGlobals(names: [])
+        for pair in table.tableValue?.pairs ?? [] {
+            guard let name = pair.key.stringValue else { continue }
+            globals.names.insert(name)
+            if let list = pair.value.tableValue, !list.elements.isEmpty {
+                globals.fields[name] = Set(list.elements.compactMap(\.stringValue))
+            }
+        }
+        return globals
+    }
+}
+
+extension HostedSandbox {
+    /// Lists the globals of a fresh environment: a table of name → the list of a plain
+    /// table's string keys, or the value's type name. On the Lua thread.
+    fileprivate func readGlobals() throws(SandboxError) -> LuaValue {
+        let probe = ScriptHost.globalsProbe
+        let source = """
+            local E, probe = _ENV, "\(probe)"
+            \(probe) = function(sink)
+              for k, v in next, E do
+                if type(k) == "string" and k ~= probe then
+                  if type(v) == "table" and v ~= E and getmetatable(v) == nil then
+                    local fields = {}
+                    for f in next, v do
+                      if type(f) == "string" then fields[#fields + 1] = f end
+                    end
+                    sink[k] = fields
+                  else
+                    sink[k] = type(v)
+                  end
+                end
+              end
+            end
+            """
+        guard case .compiled(let chunk) = sandbox.compile(source, chunkName: "globals") else {
+            throw SandboxError(message: "the globals probe does not compile")
+        }
+        defer { sandbox.release(chunk) }
+        guard let environment = sandbox.makeEnvironment() else { throw SandboxError(message: "not enough memory for an environment") }
+        defer { sandbox.release(environment) }
+        guard case .completed = sandbox.run(chunk, in: environment),
+              let sink = sandbox.makeValue(.table(LuaTable(pairs: [])))
+        else { throw SandboxError(message: "the globals probe did not run") }
+        defer { sandbox.release(sink) }
+        let status = sandbox.call(probe, in: environment, arguments: [sink])
+        guard case .completed = status else { throw SandboxError(message: "the globals probe failed: \(status)") }
+        return try sandbox.read(sink).get()
+    }
+}

@@ -1,0 +1,154 @@
+/// Follows a chunk through Lua 5.4's grammar (manual §9) keeping track of which names are
+/// locals, and reports every use of a name that is not: reads and writes of globals.
+///
+/// What declares a local, as Lua scopes it: `local` statements (in scope after their whole
+/// statement, so `local x = x` reads the outer `x`), `local function` (in scope in its own
+/// body), function parameters and a method's implicit `self`, the variables of both `for`
+/// forms, each in the block it opens; `repeat … until cond` sees the block's locals in `cond`.
+/// Inner functions see the locals of outer ones (upvalues). `_G.name` and `_ENV.name` are
+/// uses of the global `name`; once a local `_ENV` is in scope, free names are fields of that
+/// table and are not reported.
+///
+/// It does not evaluate anything: operator precedence does not matter for scoping and is not
+/// followed. Source that Lua compiles is expected; anything else throws ``LuaSyntaxProblem``.
+struct LuaScopeScanner {
+    private let tokens: [LuaToken]
+    private var position = 0
+    /// Names declared in each open block, innermost last.
+    private var scopes: [Set<String>] = [[]]
+    private var result = ScopeScan()
+
+    private init(tokens: [LuaToken]) { self.tokens = tokens }
+
+    /// Scans a chunk.
+    static func scan(_ source: [UInt8]) throws(LuaSyntaxProblem) -> ScopeScan {
+        var scanner = LuaScopeScanner(tokens: try LuaLexer.tokens(source))
+        scanner.result.changesEnvironment = scanner.setsEnvironmentMetatable()
+        try scanner.block()
+        guard scanner.current.kind == .end else { throw scanner.problem("'<eof>' expected") }
+        return scanner.result
+    }
+
+    // MARK: Tokens
+
+    var current: LuaToken { tokens[position] }
+
+    func lookahead(_ offset: Int = 1) -> LuaToken { tokens[min(position + offset, tokens.count - 1)] }
+
+    @discardableResult
+    mutating func advance() -> LuaToken {
+        let token = tokens[position]
+        if position < tokens.count - 1 { position += 1 }
+        return token
+    }
+
+    mutating func accept(_ spelling: String) -> Bool {
+        guard current.is(spelling) else { return false }
+        advance()
+        return true
+    }
+
+    mutating func expect(_ spelling: String) throws(LuaSyntaxProblem) {
+        guard accept(spelling) else { throw problem("'\(spelling)' expected") }
+    }
+
+    mutating func expectName() throws(LuaSyntaxProblem) -> LuaToken {
+        guard current.kind == .name else { throw problem("name expected") }
+        return advance()
+    }
+
+    func problem(_ message: String) -> LuaSyntaxProblem {
+        let near = current.kind == .end ? "<eof>" : (current.text.isEmpty ? "\(current.kind)" : current.text)
+        return LuaSyntaxProblem(line: current.line, message: "\(message) near '\(near)'")
+    }
+
+    // MARK: Scopes
+
+    mutating func openScope() { scopes.append([]) }
+
+    mutating func closeScope() { scopes.removeLast() }
+
+    mutating func declare(_ name: String) {
+        scopes[scopes.count - 1].insert(name)
+        if name == "_ENV" { result.replacesEnvironment = true }
+    }
+
+    func isLocal(_ name: String) -> Bool { scopes.contains { $0.contains(name) } }
+
+    /// Whether a name that is not local goes to the script's own environment: no local
+    /// `_ENV` is in scope.
+    var freeNamesAreGlobals: Bool { !isLocal("_ENV") }
+
+    /// Whether `name`, here, is a global of the script's environment.
+    func isGlobal(_ name: String) -> Bool { freeNamesAreGlobals && !isLocal(name) }
+
+    /// Whether `name`, here, is the environment itself (`_ENV`, or `_G` read from it).
+    func namesEnvironment(_ name: String) -> Bool { (name == "_ENV" || name == "_G") && isGlobal(name) }
+
+    // MARK: Uses
+
+    /// A variable whose use (read or write) is not yet known.
+    enum Target {
+        /// A bare name.
+        case name(String, line: Int)
+        /// A field of a global: `base.field` or `base["field"]`.
+        case field(base: String, baseLine: Int, field: String, line: Int)
+        /// Anything else: a call's result, a parenthesized value, a deeper index.
+        case other
+    }
+
+    /// `target.field`: a field of a global stays pending; anything deeper is a read.
+    mutating func index(_ target: Target, field: String, line: Int) -> Target {
+        switch target {
+        case .name(let base, let baseLine) where isGlobal(base):
+            return .field(base: base, baseLine: baseLine, field: field, line: line)
+        case .field:
+            read(target)
+            return .other
+        case .name, .other:
+            return .other
+        }
+    }
+
+    /// Records `target` as read.
+    mutating func read(_ target: Target) {
+        switch target {
+        case .name(let name, let line):
+            if isGlobal(name), name != "_ENV" { result.uses.append(.read(name, line: line)) }
+        case .field(let base, let baseLine, let field, let line):
+            if namesEnvironment(base) {
+                result.uses.append(.read(field, line: line))
+            } else {
+                result.uses.append(.read(base, line: baseLine))
+                result.uses.append(.fieldRead(global: base, field: field, line: line))
+            }
+        case .other:
+            break
+        }
+    }
+
+    /// Records `target` as assigned.
+    mutating func write(_ target: Target) {
+        switch target {
+        case .name(let name, let line):
+            if isGlobal(name), name != "_ENV" { result.uses.append(.write(name, line: line)) }
+        case .field(let base, let baseLine, let field, let line):
+            if namesEnvironment(base) {
+                result.uses.append(.write(field, line: line))
+            } else {
+                result.uses.append(.read(base, line: baseLine))
+                result.uses.append(.fieldWrite(global: base, field: field, line: line))
+            }
+        case .other:
+            break
+        }
+    }
+
+    /// Whether the chunk calls `setmetatable(_G, …)` or `setmetatable(_ENV, …)`.
+    private func setsEnvironmentMetatable() -> Bool {
+        tokens.indices.dropLast(2).contains { i in
+            tokens[i].kind == .name && tokens[i].text == "setmetatable" && tokens[i + 1].is("(")
+                && tokens[i + 2].kind == .name && (tokens[i + 2].text == "_G" || tokens[i + 2].text == "_ENV")
+        }
+    }
+}

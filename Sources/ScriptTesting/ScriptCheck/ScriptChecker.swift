@@ -1,0 +1,133 @@
+import LuaSandbox
+import ScriptHost
+
+/// Checks a script before it meets a payload (`pushscript check`): it must compile, define
+/// `didReceive`, and use only the globals the sandbox has.
+///
+/// The script is compiled in a ``LuaSandbox`` on a Lua thread, as the host compiles it; it is
+/// never run. Globals are found by a scope scanner of Lua's grammar, and compared with the
+/// globals of a real fresh environment of the host (``SandboxGlobals``).
+public struct ScriptChecker: Sendable {
+    /// The globals a script's environment starts with.
+    public let globals: SandboxGlobals
+    /// The globals a script is meant to define: its handlers.
+    public static let handlers: Set<String> = ["didReceive", "bestAttempt"]
+    /// Library tables whose fields the app fills in at run time: never checked.
+    public static let openTables: Set<String> = ["hooks"]
+
+    private let executor: SandboxExecutor
+    private let memoryLimit: Int
+
+    /// A checker against `globals`; compiles under `memoryLimit` bytes (the host's default).
+    public init(globals: SandboxGlobals, memoryLimit: Int = ScriptLimits.default.memoryBytes, executor: SandboxExecutor = SandboxExecutor()) {
+        self.globals = globals
+        self.memoryLimit = memoryLimit
+        self.executor = executor
+    }
+
+    /// A checker against the globals of a real fresh environment of the host.
+    public static func forHost(executor: SandboxExecutor = SandboxExecutor()) async throws(SandboxError) -> ScriptChecker {
+        ScriptChecker(globals: try await ScriptHost.sandboxGlobals(executor: executor), executor: executor)
+    }
+
+    /// The findings for one script, errors first, then warnings in line order. A script that
+    /// does not compile gets that error alone.
+    public func check(_ script: Script) async -> [ScriptFinding] {
+        guard script.source.count <= Script.maximumSize else {
+            return [ScriptFinding(.compile, line: nil, "the script is \(script.source.count) bytes; a script may have at most \(Script.maximumSize) (1 MiB)")]
+        }
+        if let failure = await compile(script) { return [failure] }
+        return analyse(script.source)
+    }
+
+    /// Compiles on a Lua thread in a fresh sandbox; the finding when it does not compile.
+    func compile(_ script: Script) async -> ScriptFinding? {
+        let chunkName = "script"
+        let limit = memoryLimit
+        let sandbox: LuaSandbox
+        do { sandbox = try LuaSandbox(memoryLimit: limit) } catch {
+            return ScriptFinding(.compile, line: nil, "cannot make a Lua state to compile in: \(error.message)")
+        }
+        let outcome = await executor.run(sandbox, deadline: .after(.seconds(30))) { sandbox -> RunStatus? in
+            sandbox.arm(RunLimits(cpuTime: nil, memoryBytes: limit, deadline: nil))
+            defer { sandbox.disarm() }
+            switch sandbox.compile(script.source, chunkName: chunkName) {
+            case .compiled(let chunk):
+                sandbox.release(chunk)
+                return nil
+            case .failed(let status):
+                return status
+            }
+        }
+        switch outcome {
+        case .abandoned:
+            return ScriptFinding(.compile, line: nil, "compiling took longer than 30 s")
+        case .finished(nil):
+            return nil
+        case .finished(.error(let message)?):
+            return Self.compileFinding(message, chunkName: chunkName)
+        case .finished(.limit(let kind)?):
+            let what = kind == .memory ? "more than \(limit >> 20) MiB of memory" : "too long"
+            return ScriptFinding(.compile, line: nil, "compiling the script took \(what)")
+        case .finished(let status?):
+            return ScriptFinding(.compile, line: nil, "the script did not compile (\(status))")
+        }
+    }
+
+    /// Lua's `chunk:line: message` as a finding on that line.
+    static func compileFinding(_ message: String, chunkName: String) -> ScriptFinding {
+        let prefix = chunkName + ":"
+        guard message.hasPrefix(prefix) else { return ScriptFinding(.compile, line: nil, message) }
+        let rest = message.dropFirst(prefix.count)
+        let digits = rest.prefix { $0.isASCII && $0.isNumber }
+        guard let line = Int(digits), rest.dropFirst(digits.count).hasPrefix(": ") else {
+            return ScriptFinding(.compile, line: nil, message)
+        }
+        return ScriptFinding(.compile, line: line, String(rest.dropFirst(digits.count + 2)))
+    }
+
+    /// The handler and global findings of source that compiles.
+    public func analyse(_ source: [UInt8]) -> [ScriptFinding] {
+        let scan: ScopeScan
+        do { scan = try LuaScopeScanner.scan(source) } catch {
+            return [ScriptFinding(.unchecked, line: error.line, "globals not checked: the checker cannot follow the source here (\(error.message))")]
+        }
+        var writtenGlobals: Set<String> = []
+        var writtenFields: Set<String> = []
+        for use in scan.uses {
+            if case .write(let name, _) = use { writtenGlobals.insert(name) }
+            if case .fieldWrite(let global, let field, _) = use { writtenFields.insert("\(global).\(field)") }
+        }
+        var errors: [ScriptFinding] = []
+        if !writtenGlobals.contains("didReceive"), !scan.replacesEnvironment {
+            errors.append(ScriptFinding(.missingHandler, line: nil, "no didReceive function"))
+        }
+        var warnings: [ScriptFinding] = []
+        var seen: Set<ScriptFinding> = []
+        func add(_ finding: ScriptFinding) {
+            if seen.insert(finding).inserted { warnings.append(finding) }
+        }
+        for use in scan.uses {
+            switch use {
+            case .read(let name, let line):
+                if !scan.changesEnvironment, !globals.names.contains(name), !writtenGlobals.contains(name) {
+                    add(ScriptFinding(.unknownGlobal, line: line, "read of unknown global '\(name)'"))
+                }
+            case .write(let name, let line):
+                if !Self.handlers.contains(name) {
+                    add(ScriptFinding(.globalWrite, line: line, "write of global '\(name)' (make it local)"))
+                }
+            case .fieldRead(let global, let field, let line):
+                if !Self.openTables.contains(global), !writtenGlobals.contains(global), let known = globals.fields[global],
+                   !known.contains(field), !writtenFields.contains("\(global).\(field)") {
+                    add(ScriptFinding(.unknownField, line: line, "read of unknown field '\(global).\(field)'"))
+                }
+            case .fieldWrite:
+                break
+            }
+        }
+        // Stable: uses are in source order, so equal lines keep it.
+        let ordered = warnings.enumerated().sorted { ($0.element.line ?? 0, $0.offset) < ($1.element.line ?? 0, $1.offset) }
+        return errors + ordered.map(\.element)
+    }
+}

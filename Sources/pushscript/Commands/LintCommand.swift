@@ -1,0 +1,44 @@
+import Foundation
+import NotificationModel
+
+/// `pushscript lint PAYLOAD...`: checks payloads against SPEC section 3.
+enum LintCommand: Command {
+    static let name = "lint"
+    static let summary = "check payloads against the APNs and iOS rules"
+    static let usage = """
+        usage: pushscript lint PAYLOAD...
+
+        Checks each payload (.json, or .apns by its extension) as APNs and iOS would: its
+        size, its aps dictionary and the types of its keys, "mutable-content": 1, and plain
+        http:// URLs anywhere in it. Prints one line per finding on standard output:
+          FILE: error: message
+          FILE: warning: message
+        Exit status: 0 no errors (warnings allowed), 1 an error was found, 2 a file cannot
+        be read (named on standard error).
+
+        options:
+          --help                this help
+        """
+    static let options: [OptionSpec] = []
+
+    static func run(_ a: ParsedArguments) async throws -> Int32 {
+        guard !a.positionals.isEmpty else {
+            throw UsageError("pushscript lint: give at least one payload file; run 'pushscript lint --help'")
+        }
+        var status: Int32 = 0
+        var unreadable = false
+        for path in a.positionals {
+            guard let data = FileManager.default.contents(atPath: path) else {
+                printError("pushscript lint: cannot read \(path); check the path")
+                unreadable = true
+                continue
+            }
+            let findings = PayloadLinter.lint(data: data, isAPNS: path.lowercased().hasSuffix(".apns"))
+            for finding in findings {
+                print("\(path): \(finding.severity.rawValue): \(finding.message)")
+                if finding.severity == .error { status = 1 }
+            }
+        }
+        return unreadable ? 2 : status
+    }
+}

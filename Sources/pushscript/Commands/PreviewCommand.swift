@@ -1,0 +1,57 @@
+import Foundation
+import ScriptHost
+import ScriptTesting
+
+/// `pushscript preview SCRIPT PAYLOAD --out FILE.html`: delivers one payload as `run` does and
+/// draws the delivered notification as iOS shows it.
+enum PreviewCommand: Command {
+    static let name = "preview"
+    static let summary = "draw the delivered notification as one HTML file"
+    static let usage = """
+        usage: pushscript preview SCRIPT PAYLOAD --out FILE.html [options]
+
+        Runs SCRIPT's didReceive on PAYLOAD as 'pushscript run' does and writes one
+        self-contained HTML file (style and images inline, nothing loaded from the network)
+        that draws the delivered notification: the banner, the expanded view with its image
+        or media and the category's buttons, then the outcome, the reason and the log.
+        scripts/preview-screenshot turns the file into a PNG.
+        Exit status: 0 completed, 3 fallback, 2 usage error, unreadable input or an --out
+        file that cannot be written.
+
+        options:
+          --out FILE.html       where to write the page (required)
+        \(HostOptions.help)
+          --help                this help
+        """
+    static let options: [OptionSpec] = HostOptions.specs + [.value("--out")]
+
+    static func run(_ a: ParsedArguments) async throws -> Int32 {
+        guard a.positionals.count == 2 else {
+            throw UsageError("pushscript preview: expected SCRIPT and PAYLOAD, got \(a.positionals.count) arguments; run 'pushscript preview --help'")
+        }
+        guard let out = a.value("--out"), !out.isEmpty else {
+            throw UsageError("pushscript preview: give --out FILE.html, the page to write")
+        }
+        let script = try readScript(a.positionals[0], command: name)
+        let payload = try readPayload(a.positionals[1], command: name)
+        var configuration = try HostOptions.configuration(a, command: name)
+        // The attachments are inlined into the page; their files go once it is written.
+        let attachments = FileManager.default.temporaryDirectory.appendingPathComponent("pushscript-preview-\(UUID().uuidString)", isDirectory: true)
+        configuration.attachmentDirectory = attachments
+        defer { try? FileManager.default.removeItem(at: attachments) }
+
+        let host = ScriptHost(configuration: configuration)
+        let request = NotificationRequest(payload: payload, app: a.value("--app"))
+        let result = await host.deliver(request, script: .script(script))
+        let preview = NotificationPreview(
+            result: result, app: request.resolvedApp, categories: host.categories(app: request.resolvedApp), scriptName: script.name)
+        do {
+            try Data(preview.html().utf8).write(to: URL(fileURLWithPath: out))
+        } catch {
+            printError("pushscript preview: cannot write \(out); check that its folder exists and is writable")
+            return 2
+        }
+        print("wrote \(out) (\(result.outcome.rawValue)\(result.suppressed ? ", suppressed" : ""))")
+        return result.outcome == .completed ? 0 : 3
+    }
+}

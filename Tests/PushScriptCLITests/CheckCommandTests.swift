@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+
+@Suite("pushscript check")
+struct CheckCommandTests {
+    @Test func typosOfReadsAndWritesAreWarnedWithTheirLines() throws {
+        let dir = try ToolingBinary.folder(["rules.lua": """
+            -- rules for the news app
+            local M = {}
+            function didReceive(request, content)
+              local url = conent.userInfo.pic_url
+              for i, v in ipairs(request.locales) do log.info("%d %s", i, v) end
+              local function helper(n) if n > 0 then return helper(n - 1) end end
+              x = helper(3)
+              function M:label() return self, y end
+              local data = json.decod(url)
+            end
+            """])
+        let run = try ToolingBinary.run(["check", "rules.lua"], in: dir)
+        #expect(run.lines == [
+            "rules.lua:4: warning: read of unknown global 'conent'",
+            "rules.lua:7: warning: write of global 'x' (make it local)",
+            "rules.lua:8: warning: read of unknown global 'y'",
+            "rules.lua:9: warning: read of unknown field 'json.decod'",
+        ])
+        #expect(run.status == 0)
+        #expect(run.stderr.isEmpty)
+    }
+
+    @Test func scopesLocalsUpvaluesForVariablesAndEnv() throws {
+        let dir = try ToolingBinary.folder(["scopes.lua": """
+            local cache = {}
+            local function remember(key, value) cache[key] = value end
+            local Formatter = {}
+            function Formatter:title(text) return self.prefix .. text end
+            function Formatter.new(prefix) return setmetatable({prefix = prefix}, {__index = Formatter}) end
+            function didReceive(request, content)
+              local f = Formatter.new("» ")
+              for i = 1, #request.locales do remember(i, request.locales[i]) end
+              for key, value in pairs(cache) do content.body = content.body .. key .. value end
+              repeat local done = true until done
+              do local inner = 1 end
+              content.title = f:title(content.title) .. tostring(inner)
+              _ENV.bestAttempt = function(c, reason) c.body = reason.message end
+              _G.counter = 1
+            end
+            """])
+        let run = try ToolingBinary.run(["check", "scopes.lua"], in: dir)
+        #expect(run.lines == [
+            "scopes.lua:12: warning: read of unknown global 'inner'",
+            "scopes.lua:14: warning: write of global 'counter' (make it local)",
+        ])
+        #expect(run.status == 0)
+    }
+
+    @Test func compileErrorAndMissingHandlerAreErrors() throws {
+        let dir = try ToolingBinary.folder([
+            "broken.lua": "function didReceive(request, content)\n  content.title = = 1\nend\n",
+            "nohandler.lua": "local function helper() end\nfunction bestAttempt(content, reason) end\n",
+            "good.lua": "function didReceive(request, content) end\n",
+        ])
+        let run = try ToolingBinary.run(["check", "good.lua", "broken.lua", "nohandler.lua"], in: dir)
+        #expect(run.status == 1)
+        #expect(run.lines.count == 2)
+        #expect(run.lines.first?.hasPrefix("broken.lua:2: ") == true)
+        #expect(run.lines.first?.contains("near '='") == true)
+        #expect(run.lines.last == "nohandler.lua: error: no didReceive function")
+
+        let clean = try ToolingBinary.run(["check", "good.lua"], in: dir)
+        #expect(clean.status == 0)
+        #expect(clean.stdout.isEmpty)
+    }
+
+    @Test func unterminatedStringIsACompileError() throws {
+        let dir = try ToolingBinary.folder(["open.lua": "function didReceive(r, c)\n  c.title = \"open\nend\n"])
+        let run = try ToolingBinary.run(["check", "open.lua"], in: dir)
+        #expect(run.status == 1)
+        #expect(run.lines.count == 1)
+        #expect(run.lines.first?.hasPrefix("open.lua:2: unfinished string") == true)
+    }
+
+    @Test func unreadableFileExitsTwo() throws {
+        let dir = try ToolingBinary.folder(["good.lua": "function didReceive(request, content) end\n"])
+        let run = try ToolingBinary.run(["check", "good.lua", "missing.lua"], in: dir)
+        #expect(run.status == 2)
+        #expect(run.stderr.hasPrefix("pushscript check: cannot read script "))
+        #expect(run.stderr.contains("missing.lua"))
+        #expect(run.stderr.split(separator: "\n").count == 1)
+    }
+}

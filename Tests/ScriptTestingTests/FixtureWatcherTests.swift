@@ -1,0 +1,184 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import ScriptTesting
+
+/// A fresh folder of fixtures: `rules/app.lua` and `tests/*.fixture.json`.
+struct FixtureTree {
+    let root: URL
+
+    init() throws {
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("pushscript-watch-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("rules"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("tests"), withIntermediateDirectories: true)
+    }
+
+    func path(_ relative: String) -> String { root.appendingPathComponent(relative).standardizedFileURL.path }
+
+    func write(_ relative: String, _ text: String) throws {
+        try Data(text.utf8).write(to: root.appendingPathComponent(relative))
+    }
+
+    /// Writes a temporary file and renames it over `relative`, as many editors save.
+    func renameSave(_ relative: String, _ text: String) throws {
+        let temporary = root.appendingPathComponent(relative + ".swp~")
+        try Data(text.utf8).write(to: temporary)
+        guard rename(temporary.path, root.appendingPathComponent(relative).path) == 0 else { throw CocoaError(.fileWriteUnknown) }
+    }
+
+    /// A script setting the title.
+    static func script(title: String) -> String {
+        "function didReceive(request, content)\n  content.title = \"\(title)\"\nend\n"
+    }
+
+    /// A fixture expecting that title from `script`.
+    static func fixture(name: String, script: String = "../rules/app.lua", title: String, extra: String = "") -> String {
+        """
+        {"name": "\(name)", "script": "\(script)", \(extra)
+         "payload": {"aps": {"alert": "x", "mutable-content": 1}},
+         "expect": {"outcome": "completed", "content": {"title": "\(title)"}}}
+        """
+    }
+
+    func remove() { try? FileManager.default.removeItem(at: root) }
+}
+
+/// Lines collected from a running watch loop.
+final class LineCollector: Sendable {
+    private let lines = Mutex<[String]>([])
+
+    func append(_ line: String) { lines.withLock { $0.append(line) } }
+
+    var all: [String] { lines.withLock { $0 } }
+
+    /// Waits until `count` summary lines have come (or `timeout` passes); returns all lines.
+    func waitForSummaries(_ count: Int, timeout: Duration = .seconds(20)) async -> [String] {
+        let end = ContinuousClock.now + timeout
+        while ContinuousClock.now < end {
+            let lines = all
+            if lines.filter({ $0.hasSuffix(" failed") && $0.contains(" passed, ") }).count >= count { return lines }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return all
+    }
+}
+
+@Suite("Fixture watcher")
+struct FixtureWatcherTests {
+    @Test func planKnowsEachFixturesFiles() throws {
+        let tree = try FixtureTree()
+        defer { tree.remove() }
+        try tree.write("rules/app.lua", FixtureTree.script(title: "A"))
+        try FileManager.default.createDirectory(at: tree.root.appendingPathComponent("media"), withIntermediateDirectories: true)
+        try tree.write("media/a.png", "png")
+        try tree.write("tests/p.json", #"{"aps": {"alert": "x", "mutable-content": 1}}"#)
+        try tree.write("tests/a.fixture.json", """
+            {"name": "a", "script": "../rules/app.lua", "payload": "p.json",
+             "media": {"https://x/a.png": "../media/a.png", "https://x/b": {"status": 404}},
+             "expect": {"outcome": "completed"}}
+            """)
+        try tree.write("tests/broken.fixture.json", "{ not json")
+        let plan = WatchPlan.discover([tree.path("tests")])
+        #expect(plan.dependencies[tree.path("tests/a.fixture.json")] == [
+            tree.path("tests/a.fixture.json"), tree.path("rules/app.lua"), tree.path("tests/p.json"), tree.path("media/a.png"),
+        ])
+        #expect(plan.dependencies[tree.path("tests/broken.fixture.json")] == [tree.path("tests/broken.fixture.json")])
+        #expect(plan.directories == [tree.path("tests"), tree.path("rules"), tree.path("media")])
+    }
+
+    @Test func affectedFixturesAreThoseUsingAChangedFileAndNewOnes() throws {
+        let tree = try FixtureTree()
+        defer { tree.remove() }
+        try tree.write("rules/app.lua", FixtureTree.script(title: "A"))
+        try tree.write("rules/other.lua", FixtureTree.script(title: "B"))
+        try tree.write("tests/a.fixture.json", FixtureTree.fixture(name: "a", title: "A"))
+        try tree.write("tests/b.fixture.json", FixtureTree.fixture(name: "b", script: "../rules/other.lua", title: "B"))
+        let before = WatchPlan.discover([tree.path("tests")])
+        try tree.write("tests/c.fixture.json", FixtureTree.fixture(name: "c", title: "A"))
+        let after = WatchPlan.discover([tree.path("tests")])
+
+        let scriptChange = FileChanges(paths: [tree.path("rules/app.lua")])
+        #expect(before.affected(by: scriptChange, since: before) == [tree.path("tests/a.fixture.json")])
+        #expect(after.affected(by: scriptChange, since: before) == [tree.path("tests/a.fixture.json"), tree.path("tests/c.fixture.json")])
+        #expect(after.affected(by: FileChanges(paths: [tree.path("tests/.a.swp")]), since: after).isEmpty)
+        #expect(after.affected(by: FileChanges(overflowed: true), since: after) == after.fixtures)
+    }
+
+    @Test func inotifySeesWritesAndRenameSavesOnceABurstIsQuiet() async throws {
+        let tree = try FixtureTree()
+        defer { tree.remove() }
+        try tree.write("rules/app.lua", "-- first")
+        let watcher = try InotifyDirectoryWatcher(debounce: .milliseconds(50))
+        defer { watcher.stop() }
+        watcher.watch([tree.path("rules")])
+        var changes = watcher.changes.makeAsyncIterator()
+
+        for i in 0..<5 { try tree.write("rules/app.lua", "-- write \(i)") }
+        let burst = await changes.next()
+        #expect(burst?.paths == [tree.path("rules/app.lua")])
+
+        try tree.renameSave("rules/app.lua", "-- renamed over")
+        let renamed = await changes.next()
+        #expect(renamed?.paths.contains(tree.path("rules/app.lua")) == true)
+        #expect(renamed?.paths.contains(tree.path("rules/app.lua.swp~")) == true)
+    }
+
+    @Test func stoppingEndsTheChanges() async throws {
+        let watcher = try InotifyDirectoryWatcher()
+        watcher.stop()
+        var changes = watcher.changes.makeAsyncIterator()
+        #expect(await changes.next() == nil)
+    }
+
+    @Test func loopRerunsOnEditRenameSaveNewFixtureAndBrokenScript() async throws {
+        let tree = try FixtureTree()
+        defer { tree.remove() }
+        try tree.write("rules/app.lua", FixtureTree.script(title: "Hello"))
+        try tree.write("rules/other.lua", FixtureTree.script(title: "Other"))
+        try tree.write("tests/a.fixture.json", FixtureTree.fixture(name: "greets", title: "Hello"))
+        try tree.write("tests/b.fixture.json", FixtureTree.fixture(name: "other", script: "../rules/other.lua", title: "Other"))
+        let watcher = try InotifyDirectoryWatcher(debounce: .milliseconds(50))
+        let loop = FixtureWatcher(paths: [tree.path("tests")], runner: FixtureRunner(), watcher: watcher)
+        let lines = LineCollector()
+        let flushes = Atomic<Int>(0)
+        let task = Task { await loop.run(output: { lines.append($0) }, flush: { flushes.add(1, ordering: .relaxed) }) }
+
+        var seen = await lines.waitForSummaries(1)
+        #expect(seen == ["PASS greets", "PASS other", "2 passed, 0 failed"])
+
+        try tree.write("rules/app.lua", FixtureTree.script(title: "Bye"))
+        seen = await lines.waitForSummaries(2)
+        #expect(Array(seen.dropFirst(3)) == [
+            "changed: \(FixtureWatcher.describe([tree.path("rules/app.lua")]))",
+            "FAIL greets  (\(tree.path("tests/a.fixture.json")))\n  content.title: expected \"Hello\", actual \"Bye\"",
+            "1 passed, 1 failed",
+        ])
+
+        try tree.renameSave("rules/app.lua", FixtureTree.script(title: "Hello"))
+        seen = await lines.waitForSummaries(3)
+        #expect(Array(seen.suffix(2)) == ["PASS greets", "2 passed, 0 failed"])
+
+        try tree.write("rules/app.lua", "function didReceive(r, c) c.title = = 1 end")
+        seen = await lines.waitForSummaries(4)
+        #expect(seen.last == "1 passed, 1 failed")
+        #expect(seen.contains { $0.contains("outcome: expected \"completed\", actual \"fallback\"") })
+
+        try tree.write("tests/c.fixture.json", FixtureTree.fixture(name: "newcomer", script: "../rules/other.lua", title: "Other"))
+        seen = await lines.waitForSummaries(5)
+        #expect(Array(seen.suffix(2)) == ["PASS newcomer", "2 passed, 1 failed"])
+
+        let nested = tree.root.appendingPathComponent("tests/nested", isDirectory: true)
+        try FileManager.default.createDirectory(at: nested, withIntermediateDirectories: true)
+        try tree.write("tests/nested/d.fixture.json", FixtureTree.fixture(name: "nested", script: "../../rules/other.lua", title: "Other"))
+        seen = await lines.waitForSummaries(6)
+        #expect(Array(seen.suffix(2)) == ["PASS nested", "3 passed, 1 failed"])
+
+        try FileManager.default.removeItem(at: tree.root.appendingPathComponent("tests/b.fixture.json"))
+        seen = await lines.waitForSummaries(7)
+        #expect(Array(seen.suffix(2)) == ["removed \(tree.path("tests/b.fixture.json"))", "2 passed, 1 failed"])
+
+        watcher.stop()
+        await task.value
+        #expect(flushes.load(ordering: .relaxed) == 7)
+    }
+}
