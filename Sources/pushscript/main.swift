@@ -1,12 +1,16 @@
 import Foundation
 
-/// The commands, in the order `pushscript --help` lists them.
+/// The commands, in the order `pushscript --help` lists them (SPEC section 5's order); one
+/// per line.
 let commands: [any Command.Type] = [
-    RunCommand.self, TestCommand.self,
+    RunCommand.self,
+    TestCommand.self,
+    WatchCommand.self,
     LintCommand.self,
     CheckCommand.self,
-    WatchCommand.self,
     PreviewCommand.self,
+    BenchCommand.self,
+    ServeCommand.self,
 ]
 
 let mainUsage = """
@@ -26,9 +30,13 @@ func printError(_ line: String) {
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-guard let first = arguments.first, first != "--help", first != "-h", first != "help" else {
+guard let first = arguments.first else {
+    printError("pushscript: no command given; run 'pushscript --help' for the commands")
+    exit(2)
+}
+if first == "--help" || first == "-h" || first == "help" {
     print(mainUsage)
-    exit(arguments.isEmpty ? 2 : 0)
+    exit(0)
 }
 guard let command = commands.first(where: { $0.name == first }) else {
     printError("pushscript: unknown command '\(first)'; run 'pushscript --help' for the commands")

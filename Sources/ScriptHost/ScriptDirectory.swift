@@ -1,0 +1,145 @@
+import Foundation
+import LuaSandbox
+import Synchronization
+
+/// A folder of scripts, one `<bundle-id>.lua` per app, kept in service while they change: the
+/// script source of a long-running host (`pushscript serve`, an embedding app).
+///
+/// Every lookup stats the app's file (size, times to the nanosecond, inode). When it changed,
+/// the new version is read and compiled in a sandbox on a Lua thread and, if it compiles, is
+/// swapped in for this and every later request. A version that does not compile leaves the
+/// last good one in service and is reported once; with no good version yet, requests get
+/// ``ScriptLookup/failed(_:)`` (reason `load`). An app without a file gets
+/// ``ScriptLookup/missing`` (reason `no-script`); deleting a file takes its app's script out
+/// of service.
+///
+/// The check compiles only: a chunk that fails while it runs, or that defines no
+/// `didReceive`, is found by the request that runs it (reason `load`), as with any script.
+///
+/// ```swift
+/// let scripts = ScriptDirectory(URL(fileURLWithPath: "rules")) { event in log(event) }
+/// let result = await host.deliver(request, from: scripts)
+/// ```
+public final class ScriptDirectory: Sendable {
+    /// The folder.
+    public let url: URL
+    /// The memory limit compiling a script counts against, in bytes.
+    public let memoryLimit: Int
+
+    let executor: SandboxExecutor
+    let reporter: @Sendable (Event) -> Void
+    let compilers = SandboxPool<LuaSandbox>(maxIdle: 2) { () throws(SandboxError) in
+        try LuaSandbox(memoryLimit: 64 << 20)
+    }
+    let state = Mutex(State())
+
+    /// A directory of scripts.
+    ///
+    /// - Parameters:
+    ///   - url: The folder holding `<bundle-id>.lua` files. It need not exist yet.
+    ///   - memoryLimit: The memory limit compiling counts against (the host's limit).
+    ///   - executor: Runs the compile checks on Lua threads.
+    ///   - report: Told when a version of a script goes into service and when one is rejected;
+    ///     called on any thread, once per version.
+    public init(
+        _ url: URL, memoryLimit: Int = ScriptLimits.default.memoryBytes, executor: SandboxExecutor = SandboxExecutor(),
+        report: @escaping @Sendable (Event) -> Void = { _ in }
+    ) {
+        self.url = url
+        self.memoryLimit = memoryLimit
+        self.executor = executor
+        self.reporter = report
+    }
+
+    /// The file of an app's script: `<app>.lua` in the folder; nil when `app` cannot name a
+    /// file there (empty, starting with `.`, or holding `/` or NUL).
+    public func fileURL(for app: String) -> URL? {
+        guard !app.isEmpty, !app.hasPrefix("."), !app.contains("/"), !app.contains("\0") else { return nil }
+        return url.appendingPathComponent(app + ".lua", isDirectory: false)
+    }
+
+    /// The script in service for `app`, reloading its file first when it changed.
+    ///
+    /// Concurrent lookups of one changed file share one reload. Costs one `stat` when nothing
+    /// changed.
+    public func script(for app: String?) async -> ScriptLookup {
+        guard let app, let file = fileURL(for: app) else { return .missing }
+        let observed: FileStamp?
+        switch ScriptFileSystem.observe(file.path) {
+        case .absent:
+            state.withLock { _ = $0.entries.removeValue(forKey: app) }
+            return .missing
+        case .unreadable:
+            observed = nil
+        case .file(let stamp):
+            observed = stamp
+        }
+        let step = state.withLock { s -> Step in
+            if let observed, let entry = s.entries[app], entry.stamp == observed, entry.settled {
+                return .ready(entry.lookup)
+            }
+            if let pending = s.entries[app]?.pending, pending.stamp == observed {
+                return .wait(pending.task)
+            }
+            s.sequence += 1
+            let sequence = s.sequence
+            var entry = s.entries[app] ?? Entry(id: sequence)
+            let reload = Reload(app: app, file: file, entryID: entry.id, sequence: sequence, known: entry.examined, version: entry.version)
+            let task = Task { await self.perform(reload) }
+            entry.pending = Pending(stamp: observed, sequence: sequence, task: task)
+            s.entries[app] = entry
+            return .wait(task)
+        }
+        switch step {
+        case .ready(let lookup): return lookup
+        case .wait(let task): return await task.value
+        }
+    }
+
+    // MARK: State
+
+    /// What the directory knows of its apps.
+    struct State {
+        var entries: [String: Entry] = [:]
+        var sequence = 0
+    }
+
+    /// One app's script: the version in view and what requests get for it.
+    struct Entry {
+        /// Tells this entry from one made after the file was deleted and made again.
+        let id: Int
+        /// The stamp of the version examined last; nil before the first or when it was unreadable.
+        var stamp: FileStamp?
+        /// Whether a change to the file must change ``stamp``; when not, the file is read again.
+        var settled = false
+        /// The bytes of the version examined last.
+        var examined: [UInt8]?
+        /// Counts changes of ``examined``.
+        var version = 0
+        /// What requests get.
+        var lookup: ScriptLookup = .missing
+        /// The last version that compiled.
+        var lastGood: Script?
+        /// The message of the rejected version in view, reported once.
+        var rejection: String?
+        /// The sequence number of the reload that made this state.
+        var applied = 0
+        /// The reload in flight.
+        var pending: Pending?
+
+        init(id: Int) { self.id = id }
+    }
+
+    /// A reload in flight, which lookups of the same stamp wait for.
+    struct Pending {
+        let stamp: FileStamp?
+        let sequence: Int
+        let task: Task<ScriptLookup, Never>
+    }
+
+    /// What a lookup does next.
+    enum Step {
+        case ready(ScriptLookup)
+        case wait(Task<ScriptLookup, Never>)
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import ScriptHost
+
+/// `pushscript serve --scripts DIR`: a long-running host, JSON lines in, results out.
+enum ServeCommand: Command {
+    static let name = "serve"
+    static let summary = "a long-running host: JSON lines in, results out"
+    static let usage = """
+        usage: pushscript serve --scripts DIR [options]
+
+        Reads one request per line on standard input and writes one answer per line on standard
+        output, in input order, while up to --concurrency requests run at once. A request is
+        a JSON object:
+          {"id": 7, "app": "com.example.news", "payload": {"aps": {...}}, "locales": ["de-DE", "en"]}
+        "id" (any JSON value) is echoed; "locales" is optional (the device's preferred
+        languages, else --locale's); "app" may be left out when --app names the default app.
+        The answer is the result object of 'pushscript run' on one line with "id" first, or
+        {"id": ..., "error": "..."} for a line that is not a valid request (id null when the
+        line cannot be read), and serving goes on. Blank lines are skipped.
+
+        The script for an app is DIR/<app>.lua, reloaded when the file changes: the next
+        request runs the new version. A version that does not compile leaves the last good
+        one in service and is reported on standard error. An app without a script gets its
+        original content back with reason no-script. End of input ends serving once every
+        answer is written; exit status 0.
+
+        options:
+          --scripts DIR         the folder of <bundle-id>.lua scripts (required)
+          --concurrency N       requests in flight at once (default 16)
+        \(HostOptions.help.replacingOccurrences(of: "the app's bundle identifier (wins over an .apns file's)", with: "the app of requests that name none"))
+          --help                this help
+        """
+    static let options = HostOptions.specs + [.value("--scripts"), .value("--concurrency")]
+
+    static func run(_ a: ParsedArguments) async throws -> Int32 {
+        if let extra = a.positionals.first {
+            throw UsageError("pushscript serve: unexpected argument '\(extra)'; give the scripts folder with --scripts DIR")
+        }
+        guard let path = a.value("--scripts") else {
+            throw UsageError("pushscript serve: --scripts DIR is missing; give the folder that holds the <bundle-id>.lua scripts")
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw UsageError("pushscript serve: --scripts \(path) is not a folder; give the folder that holds the <bundle-id>.lua scripts")
+        }
+        let window = try a.value("--concurrency").map { try HostOptions.positive($0, "--concurrency", name) } ?? 16
+        let configuration = try HostOptions.configuration(a, command: name)
+        let host = ScriptHost(configuration: configuration)
+        let scripts = ScriptDirectory(URL(fileURLWithPath: path, isDirectory: true), memoryLimit: configuration.limits.memoryBytes) { event in
+            if let line = message(for: event) { printError(line) }
+        }
+        let defaultApp = a.value("--app")
+        let reader = LineReader(window: window)
+        let output = OrderedOutput(written: { reader.release() })
+        var index = 0
+        await withDiscardingTaskGroup { group in
+            for await line in reader.lines() {
+                if line.allSatisfy(\.isWhitespace) {
+                    reader.release()
+                    continue
+                }
+                let slot = index
+                index += 1
+                switch ServeLine.parse(line, defaultApp: defaultApp) {
+                case .invalid(let id, let message):
+                    output.put(slot, ServeLine.errorLine(id: id, message: message))
+                case .request(let id, let request):
+                    group.addTask {
+                        let result = await host.deliver(request, from: scripts)
+                        output.put(slot, result.jsonLine(id: id))
+                    }
+                }
+            }
+        }
+        return 0
+    }
+
+    /// The line on standard error for what the scripts folder reports, if any.
+    static func message(for event: ScriptDirectory.Event) -> String? {
+        switch event {
+        case .rejected(_, let message, keepingLastGood: true):
+            return "serve: \(oneLine(message)) — keeping the last good version"
+        case .rejected(_, let message, keepingLastGood: false):
+            return "serve: \(oneLine(message)) — no good version yet; its requests get the original content (reason load) until the file is fixed"
+        case .loaded(_, let file, afterFailure: true):
+            return "serve: \(file) compiles again; the new version is in service"
+        case .loaded(_, _, afterFailure: false):
+            return nil
+        }
+    }
+
+    private static func oneLine(_ text: String) -> String {
+        text.split(whereSeparator: \.isNewline).joined(separator: " ")
+    }
+}

@@ -1,0 +1,75 @@
+import NotificationModel
+import ScriptHost
+
+/// One line of `serve`'s input, read: a request to deliver, or why it is not one.
+///
+/// A request is a JSON object: `{"id": …, "app": "com.example.news", "payload": {…}}`, with
+/// optional `"locales": ["de-DE", "en"]` (the device's preferred languages for this request).
+/// `id` is any JSON value and is echoed in the answer (null when absent); `app` may be left out
+/// when `serve` was given `--app`.
+enum ServeLine {
+    /// A request, with the id to answer under.
+    case request(id: JSONValue, NotificationRequest)
+    /// Not a valid request: the id to answer under (null when unreadable) and why.
+    case invalid(id: JSONValue, message: String)
+
+    /// The keys a request may have.
+    static let keys: Set<String> = ["id", "app", "payload", "locales"]
+
+    /// Reads a line. `defaultApp` (`--app`) is used when the request names no app.
+    static func parse(_ line: String, defaultApp: String?) -> ServeLine {
+        let value: JSONValue
+        do { value = try JSONValue(jsonString: line) } catch {
+            return .invalid(id: .null, message: "the line is \(error.message); give one JSON object per line")
+        }
+        guard case .object(let object) = value else {
+            return .invalid(id: .null, message: "a request must be a JSON object with id, app and payload, not \(article(value.kindName))")
+        }
+        let id = object["id"] ?? .null
+        if let unknown = object.keys.filter({ !keys.contains($0) }).sorted().first {
+            return .invalid(id: id, message: "unknown key '\(unknown)'; a request has id, app, payload and locales")
+        }
+        let app: String
+        switch object["app"] {
+        case .string(let name) where !name.isEmpty:
+            app = name
+        case nil where defaultApp != nil:
+            app = defaultApp!
+        case nil:
+            return .invalid(id: id, message: "app is missing; give the app's bundle identifier (or start serve with --app)")
+        default:
+            return .invalid(id: id, message: "app must be a non-empty string: the app's bundle identifier")
+        }
+        guard let payloadValue = object["payload"] else {
+            return .invalid(id: id, message: "payload is missing; give the APNs payload as a JSON object")
+        }
+        let payload: Payload
+        do { payload = try Payload(value: payloadValue) } catch {
+            return .invalid(id: id, message: error.message)
+        }
+        var locales: [String]?
+        if let given = object["locales"] {
+            let tags = given.arrayValue?.compactMap(\.stringValue)
+            guard let tags, tags.count == given.arrayValue?.count else {
+                return .invalid(id: id, message: #"locales must be a list of language tags such as ["de-DE", "en"]"#)
+            }
+            locales = tags.isEmpty ? nil : tags
+        }
+        return .request(id: id, NotificationRequest(payload: payload, app: app, locales: locales))
+    }
+
+    private static func article(_ kind: String) -> String {
+        switch kind {
+        case "null": return "null"
+        case "array", "integer": return "an \(kind)"
+        default: return "a \(kind)"
+        }
+    }
+
+    /// The answer to a line that is not a valid request: `{"id": …, "error": "…"}`.
+    static func errorLine(id: JSONValue, message: String) -> String {
+        let object = JSONValue.object(["id": id, "error": .string(message)])
+        return (try? object.jsonString(keyOrder: JSONKeyOrder(first: ["id", "error"])))
+            ?? #"{"id":null,"error":"the answer could not be written"}"#
+    }
+}

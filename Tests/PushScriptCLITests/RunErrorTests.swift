@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+
+/// `pushscript run` with bad input: one line on standard error, nothing on standard output,
+/// exit status 2.
+@Suite(.serialized) struct RunErrorTests {
+    /// Runs and checks the usage-error shape; returns the one line on standard error.
+    private func usageError(_ arguments: [String]) async throws -> String {
+        let out = try await CLI.run(arguments)
+        #expect(out.status == 2, "\(arguments): \(out)")
+        #expect(out.stdout == "", "\(arguments)")
+        #expect(out.errorLines.count == 1, "\(arguments): \(out)")
+        return out.errorLines.first ?? ""
+    }
+
+    @Test func unknownOptionsAndMissingValues() async throws {
+        let scratch = try Scratch()
+        let script = try scratch.write("rules.lua", "function didReceive() end")
+        let payload = try scratch.write("p.json", plainPayload)
+        #expect(try await usageError(["run", script, payload, "--bogus"])
+            == "pushscript run: unknown option '--bogus'; run 'pushscript run --help' for the options")
+        #expect(try await usageError(["run", script, payload, "--app"])
+            == "pushscript run: option '--app' needs a value; run 'pushscript run --help'")
+        #expect(try await usageError(["run", script, payload, "--cpu-ms", "soon"])
+            == "pushscript run: --cpu-ms takes a positive whole number, not 'soon'")
+        #expect(try await usageError(["run", script, payload, "--key", "novalue"])
+            == "pushscript run: --key takes NAME=BASE64, not 'novalue'")
+        #expect(try await usageError(["run", script])
+            == "pushscript run: expected SCRIPT and PAYLOAD, got 1 arguments; run 'pushscript run --help'")
+        #expect(try await usageError(["frobnicate"]) == "pushscript: unknown command 'frobnicate'; run 'pushscript --help' for the commands")
+        #expect(try await usageError([]) == "pushscript: no command given; run 'pushscript --help' for the commands")
+    }
+
+    @Test func missingAndUnreadableFiles() async throws {
+        let scratch = try Scratch()
+        let script = try scratch.write("rules.lua", "function didReceive() end")
+        let payload = try scratch.write("p.json", plainPayload)
+        let nowhere = scratch.path("nowhere.json")
+        #expect(try await usageError(["run", script, nowhere]) == "pushscript run: cannot read payload \(nowhere); check the path")
+        #expect(try await usageError(["run", script, scratch.url.path]) == "pushscript run: cannot read payload \(scratch.url.path); check the path")
+        let noScript = scratch.path("none.lua")
+        #expect(try await usageError(["run", noScript, payload]) == "pushscript run: cannot read script \(noScript): no such file; check the path")
+        let media = scratch.path("missing.jpg")
+        #expect(try await usageError(["run", script, payload, "--media", "https://a.example/x.jpg=\(media)"])
+            == "pushscript run: --media https://a.example/x.jpg: cannot read \(media); give URL=FILE with a readable file")
+    }
+
+    @Test func invalidPayloadsSayWhatIsWrong() async throws {
+        let scratch = try Scratch()
+        let script = try scratch.write("rules.lua", "function didReceive() end")
+        let big = #"{"aps": {"alert": "hi", "mutable-content": 1}, "blob": "\#(String(repeating: "x", count: 4100))"}"#
+        // Counted as sent: compact JSON.
+        let size = #"{"aps":{"alert":"hi","mutable-content":1},"blob":""}"#.utf8.count + 4100
+        let cases: [(String, String, String)] = [
+            ("big.json", big, "payload too large: \(size) bytes, APNs allows 4096"),
+            ("text.json", "hello", "payload is not valid JSON: "),
+            ("list.json", "[1, 2]", "payload is not a JSON object: it is an array"),
+            ("noaps.json", #"{"alert": "hi"}"#, "aps is missing; a payload needs an aps dictionary"),
+            ("badge.json", #"{"aps": {"badge": "1"}}"#, "aps.badge must be an integer >= 0"),
+        ]
+        for (name, text, message) in cases {
+            let path = try scratch.write(name, text)
+            let line = try await usageError(["run", script, path])
+            #expect(line.hasPrefix("pushscript run: \(path) is not a valid payload: \(message)"), "\(line)")
+        }
+    }
+}

@@ -1,0 +1,143 @@
+import Foundation
+import Testing
+
+/// `pushscript run`: exit statuses, the result JSON, and the options' effects.
+@Suite(.serialized) struct RunTests {
+    @Test func completedExitsZeroAndPrintsTheResult() async throws {
+        let scratch = try Scratch()
+        let script = try scratch.write("rules.lua", #"function didReceive(r, c) c.title = "Hello" c.badge = 2 log.info("done") end"#)
+        let payload = try scratch.write("p.json", plainPayload)
+        let out = try await CLI.run(["run", script, payload])
+        #expect(out.status == 0, "\(out)")
+        #expect(out.stderr == "")
+        let result = try parseJSON(out.stdout)
+        #expect(result["outcome"] as? String == "completed")
+        #expect(result["reason"] == nil)
+        let content = try #require(result["content"] as? [String: Any])
+        #expect(content["title"] as? String == "Hello")
+        #expect(content["body"] as? String == "original")
+        #expect(content["badge"] as? Int == 2)
+        #expect(content["sound"] is NSNull)
+        #expect((content["attachments"] as? [Any])?.isEmpty == true)
+        let logs = try #require(result["logs"] as? [[String: Any]])
+        #expect(logs.count == 1)
+        #expect(logs.first?["level"] as? String == "info")
+        #expect(logs.first?["message"] as? String == "done")
+        let stats = try #require(result["stats"] as? [String: Any])
+        #expect(stats["cpuMs"] is NSNumber)
+        #expect(stats["wallMs"] is NSNumber)
+        #expect((stats["memoryPeakBytes"] as? Int ?? 0) > 0)
+    }
+
+    @Test func theResultKeepsSpecKeyOrder() async throws {
+        let scratch = try Scratch()
+        let script = try scratch.write("rules.lua", #"function didReceive(r, c) c:suppress() error("late") end"#)
+        let payload = try scratch.write("p.json", plainPayload)
+        let out = try await CLI.run(["run", script, payload])
+        #expect(out.status == 3, "\(out)")
+        #expect(keysInOrder(out.stdout, indent: 2) == ["outcome", "reason", "suppressed", "content", "logs", "stats"])
+        #expect(keysInOrder(out.stdout, indent: 4, under: "reason") == ["kind", "message"])
+        #expect(keysInOrder(out.stdout, indent: 4, under: "content") == [
+            "title", "subtitle", "body", "badge", "sound", "categoryIdentifier", "threadIdentifier",
+            "targetContentIdentifier", "interruptionLevel", "relevanceScore", "filterCriteria", "launchImageName",
+            "summaryArgument", "summaryArgumentCount", "userInfo", "attachments",
+        ])
+        #expect(keysInOrder(out.stdout, indent: 4, under: "stats") == ["cpuMs", "wallMs", "memoryPeakBytes"])
+        let result = try parseJSON(out.stdout)
+        #expect(result["suppressed"] as? Bool == true)
+        #expect((result["reason"] as? [String: Any])?["message"] as? String == "rules.lua:1: late")
+    }
+
+    @Test func fallbackExitsThree() async throws {
+        let scratch = try Scratch()
+        let payload = try scratch.write("p.json", plainPayload)
+        let cases: [(String, String)] = [
+            ("error", #"function didReceive(r, c) c.title = "half" error("boom") end"#),
+            ("load", "function didReceive("),
+        ]
+        for (kind, source) in cases {
+            let script = try scratch.write("\(kind).lua", source)
+            let out = try await CLI.run(["run", script, payload])
+            #expect(out.status == 3, "\(kind): \(out)")
+            let result = try parseJSON(out.stdout)
+            #expect(result["outcome"] as? String == "fallback")
+            #expect((result["reason"] as? [String: Any])?["kind"] as? String == kind)
+        }
+    }
+
+    @Test func anApnsFileNamesTheAppAndAppOptionWins() async throws {
+        let scratch = try Scratch()
+        let script = try scratch.write("rules.lua", #"function didReceive(r, c) c.title = tostring(r.app) end"#)
+        let apns = try scratch.write("p.apns", #"{"Simulator Target Bundle": "com.example.news", "aps": {"alert": "hi", "mutable-content": 1}}"#)
+        let fromFile = try await CLI.run(["run", script, apns])
+        #expect(fromFile.status == 0, "\(fromFile)")
+        let content = try parseJSON(fromFile.stdout)["content"] as? [String: Any]
+        #expect(content?["title"] as? String == "com.example.news")
+        // The key names the app; it is not part of the payload delivered.
+        #expect((content?["userInfo"] as? [String: Any])?["Simulator Target Bundle"] == nil)
+        let overridden = try await CLI.run(["run", script, apns, "--app", "com.example.other"])
+        #expect((try parseJSON(overridden.stdout)["content"] as? [String: Any])?["title"] as? String == "com.example.other")
+    }
+
+    @Test func localeSetsTheRequestsLocales() async throws {
+        let scratch = try Scratch()
+        let script = try scratch.write("rules.lua", #"function didReceive(r, c) c.title = table.concat(r.locales, "|") c.body = tostring(locale.best({"en", "de"})) end"#)
+        let payload = try scratch.write("p.json", plainPayload)
+        let given = try await CLI.run(["run", script, payload, "--locale", "de-AT, en"])
+        let content = try parseJSON(given.stdout)["content"] as? [String: Any]
+        #expect(content?["title"] as? String == "de-AT|en")
+        #expect(content?["body"] as? String == "de")
+        let none = try await CLI.run(["run", script, payload])
+        #expect((try parseJSON(none.stdout)["content"] as? [String: Any])?["title"] as? String == "en")
+    }
+
+    @Test func limitOptionsTakeEffect() async throws {
+        let scratch = try Scratch()
+        let payload = try scratch.write("p.json", plainPayload)
+        let busy = try scratch.write("busy.lua", "function didReceive(r, c) while true do end end")
+        let cpu = try await CLI.run(["run", busy, payload, "--cpu-ms", "20"])
+        #expect(cpu.status == 3, "\(cpu)")
+        #expect(try reason(cpu) == ["kind": "cpu", "message": "the script used more than its 20 ms of CPU"])
+
+        let start = ContinuousClock.now
+        let time = try await CLI.run(["run", busy, payload, "--cpu-ms", "60000", "--time-ms", "300"])
+        #expect(ContinuousClock.now - start < .seconds(20))
+        #expect(time.status == 3, "\(time)")
+        #expect(try reason(time) == ["kind": "time", "message": "the deadline of 300 ms came before didReceive returned"])
+
+        let hungry = try scratch.write("hungry.lua", #"function didReceive(r, c) local t = {} for i = 1, 1e6 do t[i] = ("x"):rep(64) .. i end end"#)
+        let memory = try await CLI.run(["run", hungry, payload, "--memory-mb", "1", "--cpu-ms", "60000"])
+        #expect(memory.status == 3, "\(memory)")
+        #expect(try reason(memory) == ["kind": "memory", "message": "the script's Lua state needed more than 1 MiB of memory"])
+        // The same script within a bigger limit gets further than 1 MiB.
+        let roomier = try await CLI.run(["run", hungry, payload, "--memory-mb", "4", "--cpu-ms", "60000"])
+        let peak = (try parseJSON(roomier.stdout)["stats"] as? [String: Any])?["memoryPeakBytes"] as? Int ?? 0
+        #expect(peak > 1 << 20)
+    }
+
+    @Test func keyAndMediaSplitAtTheFirstEquals() async throws {
+        let scratch = try Scratch()
+        let payload = try scratch.write("p.json", plainPayload)
+        let script = try scratch.write("rules.lua", """
+            function didReceive(r, c)
+              c.title = hex.encode(keys.get("inbox") or "")
+              local file, err = download("https://cdn.example.com/a.jpg")
+              if file then c:attach(file) c.body = file.type else c.body = err end
+            end
+            """)
+        // The base64 value keeps its padding; the file's path holds an '='.
+        let media = try scratch.write("a=b.jpg", jpegBytes)
+        let out = try await CLI.run([
+            "run", script, payload, "--key", "inbox=AAECAw==", "--media", "https://cdn.example.com/a.jpg=\(media)",
+        ])
+        #expect(out.status == 0, "\(out)")
+        let content = try parseJSON(out.stdout)["content"] as? [String: Any]
+        #expect(content?["title"] as? String == "00010203")
+        #expect(content?["body"] as? String == "public.jpeg")
+        #expect((content?["attachments"] as? [Any])?.count == 1)
+    }
+
+    private func reason(_ out: CLIOutput) throws -> [String: String] {
+        (try parseJSON(out.stdout)["reason"] as? [String: String]) ?? [:]
+    }
+}

@@ -1,0 +1,180 @@
+import Foundation
+import Testing
+
+/// `pushscript serve`: JSON lines in, results out, scripts reloaded from the folder.
+@Suite(.serialized) struct ServeTests {
+    static let payload = #"{"aps": {"alert": {"title": "original", "body": "original"}, "mutable-content": 1}}"#
+
+    static func request(_ id: Int, app: String = "com.example.news", payload: String = payload) -> String {
+        #"{"id": \#(id), "app": "\#(app)", "payload": \#(payload)}"#
+    }
+
+    static func title(_ text: String) -> String {
+        #"function didReceive(request, content) content.title = "\#(text)" end"#
+    }
+
+    @Test func changedScriptsAreInServiceForTheNextRequest() async throws {
+        let scratch = try Scratch()
+        try scratch.write("scripts/com.example.news.lua", Self.title("one"))
+        let serve = try ServeSession(["--scripts", scratch.path("scripts")])
+
+        serve.send(Self.request(1))
+        var lines = try await serve.output(count: 1)
+        #expect(try answer(lines[0]).title == "one")
+
+        try scratch.write("scripts/com.example.news.lua", Self.title("two"))
+        serve.send(Self.request(2))
+        lines = try await serve.output(count: 2)
+        #expect(try answer(lines[1]).title == "two")
+
+        // Broken: the last good version stays in service, and standard error says so.
+        try scratch.write("scripts/com.example.news.lua", "function didReceive(request, content)\n  content.title = \n")
+        serve.send(Self.request(3))
+        lines = try await serve.output(count: 3)
+        #expect(try answer(lines[2]).title == "two")
+        #expect(try answer(lines[2]).outcome == "completed")
+        let errors = try await serve.errors(containing: "keeping the last good version")
+        #expect(errors == ["serve: com.example.news.lua:3: unexpected symbol near <eof> — keeping the last good version"])
+
+        // Still broken: not reported again.
+        serve.send(Self.request(4))
+        lines = try await serve.output(count: 4)
+        #expect(try answer(lines[3]).title == "two")
+
+        try scratch.write("scripts/com.example.news.lua", Self.title("three"))
+        serve.send(Self.request(5))
+        lines = try await serve.output(count: 5)
+        #expect(try answer(lines[4]).title == "three")
+        #expect(try await serve.errors(containing: "compiles again").count == 2)
+
+        let (status, all) = try await serve.finish()
+        #expect(status == 0)
+        #expect(all.count == 5)
+        #expect(try all.map { try answer($0).id } == [1, 2, 3, 4, 5])
+    }
+
+    @Test func aScriptThatNeverCompiledFallsBackWithReasonLoad() async throws {
+        let scratch = try Scratch()
+        try scratch.write("scripts/com.example.news.lua", "function didReceive(")
+        let out = try await CLI.run(["serve", "--scripts", scratch.path("scripts")], stdin: Self.request(1) + "\n")
+        #expect(out.status == 0)
+        let result = try parseJSON(out.stdout)
+        #expect(result["outcome"] as? String == "fallback")
+        #expect((result["reason"] as? [String: Any])?["kind"] as? String == "load")
+        #expect(out.errorLines.count == 1)
+        #expect(out.errorLines.first?.hasPrefix("serve: com.example.news.lua:1: ") == true)
+    }
+
+    @Test func badLinesGetAnErrorAndServingGoesOn() async throws {
+        let scratch = try Scratch()
+        try scratch.write("scripts/com.example.news.lua", Self.title("served"))
+        let big = #"{"aps": {"alert": "hi"}, "blob": "\#(String(repeating: "x", count: 4100))"}"#
+        let input = [
+            Self.request(1),
+            "this is not json",
+            "",
+            #"["a", "list"]"#,
+            #"{"id": "b", "app": "com.example.news", "payload": {"aps": {"badge": "1"}}}"#,
+            Self.request(5, payload: big),
+            #"{"id": 6, "app": "com.example.news"}"#,
+            #"{"id": 7, "payload": {"aps": {}}}"#,
+            #"{"id": 8, "app": "com.example.news", "payload": {"aps": {}}, "locale": "de"}"#,
+            Self.request(9, app: "com.example.unknown"),
+            #"{"id": 10, "app": "com.example.news", "payload": {"aps": {}}, "locales": ["de-DE", "en"]}"#,
+        ].joined(separator: "\n") + "\n"
+        let out = try await CLI.run(["serve", "--scripts", scratch.path("scripts")], stdin: input)
+        #expect(out.status == 0, "\(out)")
+        #expect(out.stderr == "")
+        let lines = out.stdout.split(separator: "\n").map(String.init)
+        // One answer per line that is not blank.
+        try #require(lines.count == 10, "\(out)")
+        #expect(try answer(lines[0]).title == "served")
+        #expect(lines[1].hasPrefix(#"{"id":null,"error":"the line is not valid JSON: "#))
+        #expect(lines[2] == #"{"id":null,"error":"a request must be a JSON object with id, app and payload, not an array"}"#)
+        #expect(lines[3] == #"{"id":"b","error":"aps.badge must be an integer >= 0"}"#)
+        #expect(lines[4].hasPrefix(#"{"id":5,"error":"payload too large: "#))
+        #expect(lines[5] == #"{"id":6,"error":"payload is missing; give the APNs payload as a JSON object"}"#)
+        #expect(lines[6] == #"{"id":7,"error":"app is missing; give the app's bundle identifier (or start serve with --app)"}"#)
+        #expect(lines[7] == #"{"id":8,"error":"unknown key 'locale'; a request has id, app, payload and locales"}"#)
+        let noScript = try parseJSON(lines[8])
+        #expect(noScript["id"] as? Int == 9)
+        #expect((noScript["reason"] as? [String: Any])?["kind"] as? String == "no-script")
+        #expect((noScript["content"] as? [String: Any])?["title"] as? String == "original")
+        #expect(try answer(lines[9]).id == 10)
+        // Every answer is the result of section 2 with "id" first.
+        #expect(lines[0].hasPrefix(#"{"id":1,"outcome":"completed","content":{"title":"served","#))
+    }
+
+    @Test func appOptionIsTheDefaultAppAndLocalesArePerRequest() async throws {
+        let scratch = try Scratch()
+        try scratch.write("scripts/com.example.news.lua", #"function didReceive(r, c) c.title = r.app .. " " .. table.concat(r.locales, "|") end"#)
+        let input = [
+            #"{"id": 1, "payload": {"aps": {}}}"#,
+            #"{"id": 2, "payload": {"aps": {}}, "locales": ["de-DE", "en"]}"#,
+            #"{"id": 3, "app": "com.example.other", "payload": {"aps": {}}}"#,
+        ].joined(separator: "\n") + "\n"
+        let out = try await CLI.run(["serve", "--scripts", scratch.path("scripts"), "--app", "com.example.news", "--locale", "fr"], stdin: input)
+        let lines = out.stdout.split(separator: "\n").map(String.init)
+        try #require(lines.count == 3, "\(out)")
+        #expect(try answer(lines[0]).title == "com.example.news fr")
+        #expect(try answer(lines[1]).title == "com.example.news de-DE|en")
+        #expect((try parseJSON(lines[2])["reason"] as? [String: Any])?["kind"] as? String == "no-script")
+    }
+
+    @Test func answersKeepInputOrderWhileASlowRequestIsInFlight() async throws {
+        let scratch = try Scratch()
+        // The first request waits until a later one has run (they share the app's store), so it
+        // finishes last: only requests that run at once can let it finish at all.
+        try scratch.write("scripts/com.example.news.lua", """
+            function didReceive(r, c)
+              if c.userInfo.role == "fast" then
+                store.increment("fast")
+                c.title = "fast"
+                return
+              end
+              local t = os.clock()
+              while (store.get("fast") or 0) < 5 and os.clock() - t < 5 do end
+              c.title = "slow saw " .. tostring(store.get("fast") or 0)
+            end
+            """)
+        let serve = try ServeSession(["--scripts", scratch.path("scripts"), "--cpu-ms", "60000"])
+        let role = { (name: String) in #"{"aps": {"alert": "hi"}, "role": "\#(name)"}"# }
+        serve.send(Self.request(1, payload: role("slow")))
+        for id in 2...6 { serve.send(Self.request(id, payload: role("fast"))) }
+        let (status, lines) = try await serve.finish()
+        #expect(status == 0)
+        try #require(lines.count == 6, "\(lines) \(serve.errorLines)")
+        #expect(try lines.map { try answer($0).id } == [1, 2, 3, 4, 5, 6])
+        #expect(try answer(lines[0]).title == "slow saw 5")
+        for line in lines.dropFirst() { #expect(try answer(line).title == "fast") }
+    }
+
+    @Test func usageErrors() async throws {
+        let scratch = try Scratch()
+        let missing = try await CLI.run(["serve"])
+        #expect(missing.status == 2)
+        #expect(missing.errorLines == ["pushscript serve: --scripts DIR is missing; give the folder that holds the <bundle-id>.lua scripts"])
+        let file = try scratch.write("file.lua", "")
+        let notFolder = try await CLI.run(["serve", "--scripts", file])
+        #expect(notFolder.status == 2)
+        #expect(notFolder.errorLines == ["pushscript serve: --scripts \(file) is not a folder; give the folder that holds the <bundle-id>.lua scripts"])
+        let zero = try await CLI.run(["serve", "--scripts", scratch.url.path, "--concurrency", "0"])
+        #expect(zero.status == 2)
+        #expect(zero.errorLines == ["pushscript serve: --concurrency takes a positive whole number, not '0'"])
+        #expect(zero.stdout == "")
+    }
+
+    private struct Answer {
+        let id: Int?
+        let outcome: String?
+        let title: String?
+    }
+
+    private func answer(_ line: String) throws -> Answer {
+        let object = try parseJSON(line)
+        return Answer(
+            id: object["id"] as? Int, outcome: object["outcome"] as? String,
+            title: (object["content"] as? [String: Any])?["title"] as? String)
+    }
+
+}

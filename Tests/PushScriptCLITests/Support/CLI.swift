@@ -1,0 +1,73 @@
+import Foundation
+
+/// What a run of `pushscript` left.
+struct CLIOutput: CustomStringConvertible {
+    let status: Int32
+    let stdout: String
+    let stderr: String
+
+    /// Standard error's lines.
+    var errorLines: [String] { stderr.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init) }
+
+    var description: String { "exit \(status)\n--- stdout\n\(stdout)--- stderr\n\(stderr)" }
+}
+
+/// Runs the built `pushscript` binary.
+enum CLI {
+    /// The binary: SwiftPM builds it beside the test runner, since this target depends on it.
+    static let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("pushscript")
+
+    /// Runs `pushscript arguments...` with `stdin` as its input, in `directory`; kills it after
+    /// `timeout`.
+    static func run(
+        _ arguments: [String], stdin: String = "", in directory: URL? = nil, timeout: Duration = .seconds(120)
+    ) async throws -> CLIOutput {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("pushscript-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let inURL = scratch.appendingPathComponent("in")
+        let outURL = scratch.appendingPathComponent("out")
+        let errURL = scratch.appendingPathComponent("err")
+        try Data(stdin.utf8).write(to: inURL)
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        let input = try FileHandle(forReadingFrom: inURL)
+        let output = try FileHandle(forWritingTo: outURL)
+        let errors = try FileHandle(forWritingTo: errURL)
+        defer {
+            try? input.close()
+            try? output.close()
+            try? errors.close()
+        }
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = errors
+        let status = try await runToEnd(process, timeout: timeout)
+        return CLIOutput(
+            status: status,
+            stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
+            stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
+    }
+
+    /// Starts `process` and waits for its exit; terminates it after `timeout` (status -1 then).
+    static func runToEnd(_ process: Process, timeout: Duration) async throws -> Int32 {
+        let done = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in done.signal() }
+        try process.run()
+        return await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                if done.wait(timeout: .now() + .milliseconds(Int(timeout.components.seconds * 1000))) == .timedOut {
+                    process.terminate()
+                    done.wait()
+                    continuation.resume(returning: -1)
+                } else {
+                    continuation.resume(returning: process.terminationStatus)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+
+/// A scratch folder for one test's scripts, payloads and media, removed when the test ends.
+final class Scratch {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("pushscript-cli-test-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+
+    /// Writes `text` to `name` in the folder and returns its path.
+    @discardableResult
+    func write(_ name: String, _ text: String) throws -> String {
+        try write(name, Data(text.utf8))
+    }
+
+    /// Writes `data` to `name` in the folder and returns its path.
+    @discardableResult
+    func write(_ name: String, _ data: Data) throws -> String {
+        let file = url.appendingPathComponent(name)
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try data.write(to: file)
+        return file.path
+    }
+
+    /// The path of `name` in the folder.
+    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+}
+
+/// A payload with a title and body, mutable content.
+let plainPayload = #"{"aps": {"alert": {"title": "original", "body": "original"}, "mutable-content": 1}}"#
+
+/// The smallest file the type sniffing takes for a JPEG.
+let jpegBytes = Data([0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10, 0x4A, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00, 0xFF, 0xD9])
+
+/// Parses JSON text into Foundation values.
+func parseJSON(_ text: String) throws -> [String: Any] {
+    guard let object = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else {
+        throw CocoaError(.propertyListReadCorrupt)
+    }
+    return object
+}
+
+/// The keys of a pretty-printed JSON object at one indentation, in the order written, between
+/// the line that opens `under` (or the start) and the end of that object.
+func keysInOrder(_ pretty: String, indent: Int, under parent: String? = nil) -> [String] {
+    var lines = pretty.split(separator: "\n").map(String.init)
+    if let parent {
+        let opener = String(repeating: " ", count: indent - 2) + "\"\(parent)\": {"
+        guard let start = lines.firstIndex(of: opener) else { return [] }
+        lines = Array(lines[(start + 1)...])
+        let closer = String(repeating: " ", count: indent - 2) + "}"
+        if let end = lines.firstIndex(where: { $0 == closer || $0 == closer + "," }) { lines = Array(lines[..<end]) }
+    }
+    let prefix = String(repeating: " ", count: indent) + "\""
+    return lines.compactMap { line in
+        guard line.hasPrefix(prefix), let close = line.dropFirst(prefix.count).firstIndex(of: "\"") else { return nil }
+        return String(line[line.index(line.startIndex, offsetBy: prefix.count)..<close])
+    }
+}

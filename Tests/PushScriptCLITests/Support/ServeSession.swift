@@ -1,0 +1,93 @@
+import Foundation
+import Synchronization
+
+/// A running `pushscript serve` that a test talks to line by line.
+final class ServeSession: Sendable {
+    private let process: Process
+    private let input: FileHandle
+    private let stdoutLines = Lines()
+    private let stderrLines = Lines()
+
+    /// Collects the lines a pipe delivers, on a thread of its own.
+    final class Lines: Sendable {
+        private let state = Mutex<(lines: [String], partial: [UInt8], closed: Bool)>(([], [], false))
+
+        func read(_ handle: FileHandle) {
+            Thread {
+                while true {
+                    let data = handle.availableData
+                    let closed = data.isEmpty
+                    self.state.withLock { s in
+                        s.partial += data
+                        while let newline = s.partial.firstIndex(of: 0x0A) {
+                            s.lines.append(String(decoding: s.partial[..<newline], as: UTF8.self))
+                            s.partial.removeSubrange(...newline)
+                        }
+                        if closed { s.closed = true }
+                    }
+                    if closed { return }
+                }
+            }.start()
+        }
+
+        var all: [String] { state.withLock { $0.lines } }
+        var isClosed: Bool { state.withLock { $0.closed } }
+    }
+
+    /// Starts `pushscript serve arguments...`.
+    init(_ arguments: [String]) throws {
+        process = Process()
+        process.executableURL = CLI.binary
+        process.arguments = ["serve"] + arguments
+        let inPipe = Pipe()
+        let outPipe = Pipe()
+        let errPipe = Pipe()
+        process.standardInput = inPipe
+        process.standardOutput = outPipe
+        process.standardError = errPipe
+        input = inPipe.fileHandleForWriting
+        try process.run()
+        stdoutLines.read(outPipe.fileHandleForReading)
+        stderrLines.read(errPipe.fileHandleForReading)
+    }
+
+    deinit { if process.isRunning { process.terminate() } }
+
+    /// Sends one line.
+    func send(_ line: String) {
+        input.write(Data((line + "\n").utf8))
+    }
+
+    /// Waits until standard output holds `count` lines; returns them all.
+    func output(count: Int, timeout: Duration = .seconds(60)) async throws -> [String] {
+        try await waitFor(timeout: timeout) { stdoutLines.all.count >= count || stdoutLines.isClosed }
+        return stdoutLines.all
+    }
+
+    /// Waits until a line of standard error contains `text`; returns standard error's lines.
+    func errors(containing text: String, timeout: Duration = .seconds(60)) async throws -> [String] {
+        try await waitFor(timeout: timeout) { stderrLines.all.contains { $0.contains(text) } || stderrLines.isClosed }
+        return stderrLines.all
+    }
+
+    /// Standard error's lines so far.
+    var errorLines: [String] { stderrLines.all }
+
+    /// Closes standard input and waits for the exit; returns the status and every output line.
+    func finish(timeout: Duration = .seconds(60)) async throws -> (status: Int32, lines: [String]) {
+        try input.close()
+        try await waitFor(timeout: timeout) { !process.isRunning && stdoutLines.isClosed }
+        return (process.terminationStatus, stdoutLines.all)
+    }
+
+    private func waitFor(timeout: Duration, _ condition: () -> Bool) async throws {
+        let end = ContinuousClock.now + timeout
+        while !condition() {
+            guard ContinuousClock.now < end else { throw ServeTimeout() }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+    }
+}
+
+/// `serve` did not answer in time.
+struct ServeTimeout: Error {}
