@@ -1,4 +1,3 @@
 extension HostedSandbox {
-    func installCrypto() {}
     func installHooks() {}
 }
