@@ -1,3 +1,0 @@
-extension HostedSandbox {
-    func installHooks() {}
-}
