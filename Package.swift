@@ -40,7 +40,7 @@ let package = Package(
         .testTarget(name: "LuaSandboxTests", dependencies: ["LuaSandbox", "CLuaShims"]),
         .testTarget(name: "NotificationModelTests", dependencies: ["NotificationModel"], exclude: ["Fixtures"]),
         .testTarget(name: "MediaDownloaderTests", dependencies: ["MediaDownloader"]),
-        .testTarget(name: "ScriptHostTests", dependencies: ["ScriptHost"]),
+        .testTarget(name: "ScriptHostTests", dependencies: ["ScriptHost", "pushscript"]),
         .testTarget(name: "ScriptTestingTests", dependencies: ["ScriptTesting"]),
         .testTarget(name: "PushScriptCLITests", dependencies: ["ScriptTesting"]),
     ]
