@@ -34,6 +34,8 @@ final class KeyValueStore: Sendable {
         var values: [String: JSONValue] = [:]
         /// The size of `values` as compact JSON.
         var bytes = 2
+        /// The file's bytes when last read or written: the same bytes need no parsing.
+        var data: Data?
         /// The version of the file `values` came from.
         var signature: StateFile.Signature?
         var loaded = false
@@ -89,6 +91,7 @@ final class KeyValueStore: Sendable {
                 let result = try change(&next)
                 let data = try Self.encode(next, previous: cache.bytes, function: function)
                 cache.signature = try file.write(data)
+                cache.data = data
                 cache.values = next
                 cache.bytes = data.count
                 return result
@@ -103,19 +106,26 @@ final class KeyValueStore: Sendable {
         guard let (data, signature) = try file.readBytes() else {
             cache.values = [:]
             cache.bytes = 2
+            cache.data = nil
             cache.signature = nil
+            return
+        }
+        if data == cache.data {
+            cache.signature = signature
             return
         }
         switch Self.decode(data) {
         case .success(let values):
             cache.values = values
             cache.bytes = data.count
+            cache.data = data
             cache.signature = signature
         case .failure(let problem):
             let aside = try file.setAside()
             report("the store file \(file.url.path) is corrupt (\(problem.message)); it was set aside as \(aside) and the store starts empty")
             cache.values = [:]
             cache.bytes = 2
+            cache.data = nil
             cache.signature = nil
         }
     }
