@@ -1,5 +1,11 @@
 import LuaSandbox
 
+// The values hooks take and return, so that an app that registers hooks needs only ScriptHost.
+@_exported import enum LuaSandbox.LuaValue
+@_exported import struct LuaSandbox.LuaString
+@_exported import struct LuaSandbox.LuaTable
+@_exported import struct LuaSandbox.LuaTablePair
+
 /// A value a hook takes or returns: nil, booleans, numbers, strings (bytes) and tables of them.
 public typealias HookValue = LuaValue
 
@@ -22,5 +28,6 @@ public struct HookError: Error, Sendable, CustomStringConvertible {
     /// An error with this message.
     public init(_ message: String) { self.message = message }
 
+    /// The message.
     public var description: String { message }
 }
