@@ -5,19 +5,21 @@ enum Digest {
     /// The length of a SHA-256 digest in bytes.
     static let sha256Length = 32
 
-    /// The SHA-256 digest of `data`.
-    static func sha256(_ data: [UInt8]) -> [UInt8] {
+    /// The SHA-256 digest of `data`; nil only when the library fails (out of memory).
+    static func sha256(_ data: [UInt8]) -> [UInt8]? {
         var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
         let ok = withNonNullBytes(data) { bytes in
             digest.withUnsafeMutableBufferPointer { EVP_Digest(bytes, data.count, $0.baseAddress, &length, EVP_sha256(), nil) == 1 }
         }
-        precondition(ok && Int(length) == sha256Length, "EVP_Digest(SHA-256) failed")
+        guard ok, Int(length) == sha256Length else { return nil }
         return Array(digest[0..<Int(length)])
     }
 
-    /// The HMAC-SHA256 of `data` under `key` (any length; longer than a block is hashed first).
-    static func hmacSHA256(key: [UInt8], data: [UInt8]) -> [UInt8] {
+    /// The HMAC-SHA256 of `data` under `key` (any length; longer than a block is hashed first);
+    /// nil only when the library fails (out of memory).
+    static func hmacSHA256(key: [UInt8], data: [UInt8]) -> [UInt8]? {
+        guard key.count <= Int(Int32.max) else { return nil }
         var mac = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
         let ok = withNonNullBytes(key) { keyBytes in
@@ -27,7 +29,7 @@ enum Digest {
                 }
             }
         }
-        precondition(ok && Int(length) == sha256Length, "HMAC(SHA-256) failed")
+        guard ok, Int(length) == sha256Length else { return nil }
         return Array(mac[0..<Int(length)])
     }
 

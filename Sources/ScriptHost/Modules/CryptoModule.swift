@@ -28,13 +28,17 @@ extension HostedSandbox {
         }
         sandbox.register("sha256", in: "crypto") { call in
             Arguments.string(call, 0, "sha256").then { s in
-                .values([.string(LuaString(bytes: Digest.sha256(s.bytes)))])
+                guard let digest = Digest.sha256(s.bytes) else { return .error("crypto.sha256: the digest could not be computed") }
+                return .values([.string(LuaString(bytes: digest))])
             }
         }
         sandbox.register("hmacSHA256", in: "crypto") { call in
             Arguments.string(call, 0, "hmacSHA256").then { key in
                 Arguments.string(call, 1, "hmacSHA256").then { s in
-                    .values([.string(LuaString(bytes: Digest.hmacSHA256(key: key.bytes, data: s.bytes)))])
+                    guard let mac = Digest.hmacSHA256(key: key.bytes, data: s.bytes) else {
+                        return .error("crypto.hmacSHA256: the MAC could not be computed")
+                    }
+                    return .values([.string(LuaString(bytes: mac))])
                 }
             }
         }
