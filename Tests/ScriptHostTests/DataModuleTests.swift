@@ -59,6 +59,13 @@ import Testing
         #expect(try await values("return json.decode('[1,]')") == [.nil, .text("not valid JSON: a comma before ']' around character 2")])
         // Commas and brackets inside strings are text.
         #expect(try await values(#"return json.decode('[",]", "\\",}"]')[2]"#) == [.text("\",}")])
+        // Nesting: 100 levels cross, deeper is refused (Foundation's reader stops at 512).
+        #expect(try await values("local v = json.decode(string.rep('[', 100) .. string.rep(']', 100)) return type(v), json.encode(v) == string.rep('[', 100) .. string.rep(']', 100)")
+                == [.text("table"), .bool(true)])
+        #expect(try await values("return json.decode(string.rep('[', 101) .. string.rep(']', 101))")
+                == [.nil, .text("too deeply nested: 101 levels of arrays and objects; json.decode takes at most 100")])
+        #expect(try await values("return json.decode(string.rep('{\"a\":', 600) .. '1' .. string.rep('}', 600))")?.first == .nil)
+        #expect(try await values("local t = {} for i = 1, 200 do t = {t} end return json.encode(t)")?.first == .nil)
         #expect(try await raised("return json.decode(5)")?.contains("bad argument #1 to 'decode' (string expected, got number)") == true)
     }
 

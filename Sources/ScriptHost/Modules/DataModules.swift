@@ -18,6 +18,9 @@ import NotificationModel
 ///
 /// An argument that is not a string (for the decoders and encoders of strings) raises an error.
 extension HostedSandbox {
+    /// The deepest nesting `json.decode` gives a script (the bridge carries no deeper value).
+    static let maximumJSONDepth = 100
+
     func installData() {
         sandbox.registerNull(as: "null", in: "json")
         sandbox.register("decode", in: "json") { call in
@@ -25,6 +28,9 @@ extension HostedSandbox {
                 if let problem = StrictJSON.trailingComma(in: s.bytes) { return .values([.nil, .text(problem)]) }
                 do throws(JSONError) {
                     let value = try JSONValue(jsonData: Data(s.bytes))
+                    guard value.depth <= Self.maximumJSONDepth else {
+                        return .values([.nil, .text("too deeply nested: \(value.depth) levels of arrays and objects; json.decode takes at most \(Self.maximumJSONDepth)")])
+                    }
                     return .values([ValueConversion.lua(value)])
                 } catch {
                     return .values([.nil, .text(error.message)])
