@@ -40,7 +40,7 @@ let package = Package(
         .testTarget(name: "LuaSandboxTests", dependencies: ["LuaSandbox", "CLuaShims"], exclude: ["PatternCases"]),
         .testTarget(name: "NotificationModelTests", dependencies: ["NotificationModel"], exclude: ["Fixtures"]),
         .testTarget(name: "MediaDownloaderTests", dependencies: ["MediaDownloader"]),
-        .testTarget(name: "ScriptHostTests", dependencies: ["ScriptHost"]),
+        .testTarget(name: "ScriptHostTests", dependencies: ["ScriptHost", "pushscript"]),
         .testTarget(name: "ScriptTestingTests", dependencies: ["ScriptTesting"]),
         // Runs the built pushscript (beside the test runner); golden files of its output.
         .testTarget(name: "PushScriptCLITests", dependencies: ["pushscript", "ScriptTesting"], exclude: ["Golden"]),

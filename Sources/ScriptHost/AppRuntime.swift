@@ -30,25 +30,3 @@ final class AppRuntime: Sendable {
         }
     }
 }
-
-/// An app's categories: those it declares and those scripts register.
-final class CategoryStore: Sendable {
-    private let registry: Mutex<CategoryRegistry>
-
-    init(app: String, directory: URL?, declared: [NotificationCategory]) {
-        registry = Mutex(CategoryRegistry(declared: declared))
-    }
-
-    /// Declares categories (never dropped).
-    func declare(_ categories: [NotificationCategory]) {
-        registry.withLock { r in categories.forEach { r.declare($0) } }
-    }
-
-    /// Reads the registry.
-    func read<T>(_ body: (CategoryRegistry) -> T) -> T { registry.withLock { body($0) } }
-
-    /// Registers (or replaces) a category.
-    func register(_ category: NotificationCategory) {
-        registry.withLock { _ = $0.register(category) }
-    }
-}

@@ -81,6 +81,7 @@ extension HostedSandbox {
         case .compiled(let compiled): chunk = compiled
         case .failed(let status): return MainPhase(end: .load(Self.loadMessage(status, script: script, run.limits)))
         }
+        installNewHooks()
         guard let environment = sandbox.makeEnvironment() else {
             return MainPhase(end: .load("not enough memory to set up \(script.name)"))
         }

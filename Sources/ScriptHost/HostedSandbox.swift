@@ -23,6 +23,8 @@ final class HostedSandbox: SandboxHolding, @unchecked Sendable {
     private var chunkOrder: [Int] = []
     var contentClass: HostClass!
     var methodIDs: [String: HostFunctionID] = [:]
+    /// The hook names added to `hooks` so far (see ``installNewHooks()``).
+    var hookNames: Set<String> = []
 
     /// Bytes a new state may hold while the API is installed, before a run arms its limit.
     static let setupMemory = 64 << 20

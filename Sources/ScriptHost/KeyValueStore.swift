@@ -7,41 +7,157 @@ struct StoreError: Error {
     let message: String
 }
 
-/// A small key-value store per app that outlives requests (SPEC "Store"): strings, numbers and
-/// booleans, at most 64 KB per app.
+/// A small key-value store per app that outlives requests (SPEC "Store"), like an App Group's
+/// shared defaults: strings, numbers (integers stay integers) and booleans, at most 64 KB per
+/// app as compact JSON.
+///
+/// Without a state folder it lives in memory, shared by the app's requests in this process.
+/// With one (`--state DIR`) it is the file `DIR/<app>.store.json`, a JSON object, shared with
+/// every process that uses the folder: each write re-reads the file under an exclusive file
+/// lock, changes it and replaces it, so `increment` is atomic across threads and processes
+/// alike; reads re-read the file when it changed. A file that is not such an object is set
+/// aside (`<file>.corrupt-<timestamp>`), reported to the request that found it, and the store
+/// starts empty.
 final class KeyValueStore: Sendable {
-    /// The most bytes an app's store may hold (keys and values as JSON).
+    /// The most bytes an app's store may hold (keys and values as compact JSON).
     static let maximumBytes = 64 * 1024
 
+    /// Where warnings for the request go (a host `warn` log entry).
+    typealias Report = (String) -> Void
+
     let app: String
-    private let values = Mutex<[String: JSONValue]>([:])
+    /// The file, when the store persists.
+    let file: StateFile?
+    private let state = Mutex(Cache())
+
+    private struct Cache {
+        var values: [String: JSONValue] = [:]
+        /// The size of `values` as compact JSON.
+        var bytes = 2
+        /// The file's bytes when last read or written: the same bytes need no parsing.
+        var data: Data?
+        /// The version of the file `values` came from.
+        var signature: StateFile.Signature?
+        var loaded = false
+    }
 
     init(app: String, directory: URL?) {
         self.app = app
+        self.file = directory.map { StateFile(directory: $0, app: app, kind: "store") }
     }
 
-    func get(_ key: String) -> JSONValue? { values.withLock { $0[key] } }
+    /// The value at `key`, nil when unset.
+    func get(_ key: String, report: Report) throws(StoreError) -> JSONValue? {
+        try state.withLock { (cache: inout Cache) throws(StoreError) -> JSONValue? in
+            if let file, !cache.loaded || file.signature() != cache.signature {
+                try Self.locked(file) { try self.reload(&cache, from: file, report: report) }
+            }
+            return cache.values[key]
+        }
+    }
 
     /// Sets or (with nil) deletes a value; refuses a write that would pass the size limit.
-    func set(_ key: String, _ value: JSONValue?) throws(StoreError) {
-        try values.withLock { (values: inout [String: JSONValue]) throws(StoreError) in
-            var next = values
-            next[key] = value
-            try Self.checkSize(next)
-            values = next
+    func set(_ key: String, _ value: JSONValue?, report: Report) throws(StoreError) {
+        _ = try update("set", report: report) { (values: inout [String: JSONValue]) throws(StoreError) in
+            values[key] = value
+            return 0
         }
     }
 
     /// Adds `by` to the number at `key` (0 when unset) atomically; returns the new number.
-    func increment(_ key: String, by: JSONValue) throws(StoreError) -> JSONValue {
-        try values.withLock { (values: inout [String: JSONValue]) throws(StoreError) -> JSONValue in
+    func increment(_ key: String, by: JSONValue, report: Report) throws(StoreError) -> JSONValue {
+        try update("increment", report: report) { (values: inout [String: JSONValue]) throws(StoreError) -> JSONValue in
             let next = try Self.add(values[key], by, key: key)
-            var updated = values
-            updated[key] = next
-            try Self.checkSize(updated)
-            values = updated
+            values[key] = next
             return next
         }
+    }
+
+    /// Changes the values; with a file, under its lock, from the file as it is now.
+    private func update<T: Sendable>(
+        _ function: String, report: Report, _ change: (inout [String: JSONValue]) throws(StoreError) -> T
+    ) throws(StoreError) -> T {
+        try state.withLock { (cache: inout Cache) throws(StoreError) -> T in
+            guard let file else {
+                var next = cache.values
+                let result = try change(&next)
+                cache.bytes = try Self.encode(next, previous: cache.bytes, function: function).count
+                cache.values = next
+                return result
+            }
+            return try Self.locked(file) { () throws -> T in
+                try self.reload(&cache, from: file, report: report)
+                var next = cache.values
+                let result = try change(&next)
+                let data = try Self.encode(next, previous: cache.bytes, function: function)
+                cache.signature = try file.write(data)
+                cache.data = data
+                cache.values = next
+                cache.bytes = data.count
+                return result
+            }
+        }
+    }
+
+    /// Reads the file into the cache (under the lock): empty when there is none; set aside
+    /// and reported when it is not a store.
+    private func reload(_ cache: inout Cache, from file: StateFile, report: Report) throws {
+        cache.loaded = true
+        guard let (data, signature) = try file.readBytes() else {
+            cache.values = [:]
+            cache.bytes = 2
+            cache.data = nil
+            cache.signature = nil
+            return
+        }
+        if data == cache.data {
+            cache.signature = signature
+            return
+        }
+        switch Self.decode(data) {
+        case .success(let values):
+            cache.values = values
+            cache.bytes = data.count
+            cache.data = data
+            cache.signature = signature
+        case .failure(let problem):
+            let aside = try file.setAside()
+            report("the store file \(file.url.path) is corrupt (\(problem.message)); it was set aside as \(aside) and the store starts empty")
+            cache.values = [:]
+            cache.bytes = 2
+            cache.data = nil
+            cache.signature = nil
+        }
+    }
+
+    /// A store file's values, or what is wrong with it.
+    static func decode(_ data: Data) -> Result<[String: JSONValue], StoreError> {
+        let value: JSONValue
+        do { value = try JSONValue(jsonData: data) } catch {
+            return .failure(StoreError(message: error.message))
+        }
+        guard case .object(let values) = value else {
+            return .failure(StoreError(message: "a JSON \(value.kindName) where an object of strings, numbers and booleans belongs"))
+        }
+        for (key, value) in values {
+            switch value {
+            case .string, .integer, .number, .bool: continue
+            default: return .failure(StoreError(message: "the value of '\(key)' is a JSON \(value.kindName); a store holds strings, numbers and booleans"))
+            }
+        }
+        return .success(values)
+    }
+
+    /// The values as compact JSON; refuses more than ``maximumBytes`` unless the store shrinks.
+    static func encode(_ values: [String: JSONValue], previous: Int, function: String) throws(StoreError) -> Data {
+        let data: Data
+        do { data = try JSONValue.object(values).jsonData() } catch {
+            throw StoreError(message: "store.\(function): \(error.message)")
+        }
+        if data.count > maximumBytes, data.count > previous {
+            throw StoreError(message: "store.\(function): the store would hold \(data.count) bytes; an app's store holds at most \(maximumBytes) (64 KB), so delete keys with store.set(key, nil)")
+        }
+        return data
     }
 
     static func add(_ current: JSONValue?, _ by: JSONValue, key: String) throws(StoreError) -> JSONValue {
@@ -57,10 +173,16 @@ final class KeyValueStore: Sendable {
         }
     }
 
-    static func checkSize(_ values: [String: JSONValue]) throws(StoreError) {
-        let size = (try? JSONValue.object(values).jsonData().count) ?? 0
-        if size > maximumBytes {
-            throw StoreError(message: "store is full: writing this would take it to \(size) bytes; an app's store holds at most \(maximumBytes) bytes")
+    /// Runs `body` under the file's lock, with file failures as store errors.
+    private static func locked<T>(_ file: StateFile, _ body: () throws -> T) throws(StoreError) -> T {
+        do {
+            return try file.withLock(body)
+        } catch let error as StoreError {
+            throw error
+        } catch let error as StateFileError {
+            throw StoreError(message: "store: \(error.message)")
+        } catch {
+            throw StoreError(message: "store: \(error)")
         }
     }
 }

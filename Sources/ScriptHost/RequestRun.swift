@@ -44,7 +44,8 @@ final class RequestRun: Sendable {
     ) {
         self.identifier = identifier
         self.app = app
-        self.locales = locales
+        // `request.locales` is `{"en"}` when the host is told none.
+        self.locales = locales.isEmpty ? ["en"] : locales
         self.limits = limits
         self.started = .now()
         self.deadline = started.advanced(by: limits.time)

@@ -4,16 +4,16 @@ import NotificationModel
 /// `categories.has/get/list/register/localized`: the app's registered categories.
 extension HostedSandbox {
     func installCategories() {
-        function("has", in: "categories") { [unowned self] _, call in
-            Arguments.text(call, 0, "has").then { id in .values([.boolean(app.categories.read { $0.has(id) })]) }
+        function("has", in: "categories") { [unowned self] binding, call in
+            Arguments.text(call, 0, "has").then { id in .values([.boolean(app.categories.read(report: Self.reporter(binding)) { $0.has(id) })]) }
         }
-        function("get", in: "categories") { [unowned self] _, call in
+        function("get", in: "categories") { [unowned self] binding, call in
             Arguments.text(call, 0, "get").then { id in
-                .values([app.categories.read { $0.get(id) }.map { ValueConversion.lua($0.jsonValue) } ?? .nil])
+                .values([app.categories.read(report: Self.reporter(binding)) { $0.get(id) }.map { ValueConversion.lua($0.jsonValue) } ?? .nil])
             }
         }
-        function("list", in: "categories") { [unowned self] _, _ in
-            .values([.table(LuaTable(array: app.categories.read { $0.list() }.map(LuaValue.text)))])
+        function("list", in: "categories") { [unowned self] binding, _ in
+            .values([.table(LuaTable(array: app.categories.read(report: Self.reporter(binding)) { $0.list() }.map(LuaValue.text)))])
         }
         function("register", in: "categories") { [unowned self] binding, call in
             let category: NotificationCategory
@@ -26,11 +26,11 @@ extension HostedSandbox {
             } catch {
                 return .error("categories.register: \(error)")
             }
-            app.categories.register(category)
+            app.categories.register(category, report: Self.reporter(binding))
             _ = binding.run.write(binding.token) { $0.registeredCategories.append(category.identifier) }
             return .none
         }
-        function("localized", in: "categories") { [unowned self] _, call in
+        function("localized", in: "categories") { [unowned self] binding, call in
             Arguments.text(call, 0, "localized").then { base in
                 Arguments.text(call, 1, "localized").then { locale in
                     var fallback: String?
@@ -40,7 +40,7 @@ extension HostedSandbox {
                         }
                         fallback = f
                     }
-                    let (id, found) = app.categories.read { $0.localized(base: base, locale: locale, fallback: fallback) }
+                    let (id, found) = app.categories.read(report: Self.reporter(binding)) { $0.localized(base: base, locale: locale, fallback: fallback) }
                     return .values([.text(id), .boolean(found)])
                 }
             }

@@ -3,13 +3,34 @@ import LuaSandbox
 import NotificationModel
 
 /// `json`, `base64` and `hex`: data in and out of strings.
+///
+/// - `json.decode(s)`: objects and arrays become tables (an empty array stays an array when
+///   encoded again), `null` is `json.null`, numbers written without a fraction or exponent are
+///   integers. Text that is not strict JSON (a trailing comma included) gives `nil, err`.
+/// - `json.encode(v)`: keys sorted, compact; a table with keys `1...n` is an array, an empty
+///   table an object (unless it came from a JSON array), `nil` and `json.null` are `null`.
+///   Functions, other key types, sparse arrays, cycles, NaN and infinities, and strings that
+///   are not UTF-8 give `nil, err`.
+/// - `base64.encode(s)`: the standard alphabet with padding. `base64.decode(s)`: the standard
+///   and URL-safe alphabets, padding optional (but not partial); anything else `nil, err`.
+/// - `hex.encode(s)`: lower case. `hex.decode(s)`: either case; odd length or another
+///   character `nil, err`.
+///
+/// An argument that is not a string (for the decoders and encoders of strings) raises an error.
 extension HostedSandbox {
+    /// The deepest nesting `json.decode` gives a script (the bridge carries no deeper value).
+    static let maximumJSONDepth = 100
+
     func installData() {
         sandbox.registerNull(as: "null", in: "json")
         sandbox.register("decode", in: "json") { call in
             Arguments.string(call, 0, "decode").then { s in
+                if let problem = StrictJSON.trailingComma(in: s.bytes) { return .values([.nil, .text(problem)]) }
                 do throws(JSONError) {
                     let value = try JSONValue(jsonData: Data(s.bytes))
+                    guard value.depth <= Self.maximumJSONDepth else {
+                        return .values([.nil, .text("too deeply nested: \(value.depth) levels of arrays and objects; json.decode takes at most \(Self.maximumJSONDepth)")])
+                    }
                     return .values([ValueConversion.lua(value)])
                 } catch {
                     return .values([.nil, .text(error.message)])
@@ -17,6 +38,8 @@ extension HostedSandbox {
             }
         }
         sandbox.register("encode", in: "json") { call in
+            // nil is JSON null, as other Lua JSON libraries have it.
+            if call[0].isNil { return .values([.text("null")]) }
             do {
                 let value = try ValueConversion.json(call[0], path: "value")
                 return .values([.text(try value.jsonString())])
@@ -31,8 +54,10 @@ extension HostedSandbox {
         }
         sandbox.register("decode", in: "base64") { call in
             Arguments.string(call, 0, "decode").then { s in
-                guard let bytes = Base64.decode(s.bytes) else { return .values([.nil, .text("invalid base64")]) }
-                return .values([.string(LuaString(bytes: bytes))])
+                switch Base64.decode(s.bytes) {
+                case .success(let bytes): return .values([.string(LuaString(bytes: bytes))])
+                case .failure(let failure): return .values([.nil, .text("invalid base64: \(failure.message)")])
+                }
             }
         }
         sandbox.register("encode", in: "hex") { call in
@@ -40,27 +65,53 @@ extension HostedSandbox {
         }
         sandbox.register("decode", in: "hex") { call in
             Arguments.string(call, 0, "decode").then { s in
-                guard let bytes = Hex.decode(s.bytes) else { return .values([.nil, .text("invalid hex")]) }
-                return .values([.string(LuaString(bytes: bytes))])
+                switch Hex.decode(s.bytes) {
+                case .success(let bytes): return .values([.string(LuaString(bytes: bytes))])
+                case .failure(let failure): return .values([.nil, .text("invalid hex: \(failure.message)")])
+                }
             }
         }
     }
 }
 
-/// Base64 decoding that takes the standard and the URL-safe alphabet, padding optional.
+/// Base64 decoding that takes the standard and the URL-safe alphabet (RFC 4648 sections 4
+/// and 5), with the padding or without it.
 enum Base64 {
-    static func decode(_ bytes: [UInt8]) -> [UInt8]? {
-        var text = bytes.map { byte -> UInt8 in
-            switch byte {
-            case UInt8(ascii: "-"): return UInt8(ascii: "+")
-            case UInt8(ascii: "_"): return UInt8(ascii: "/")
-            default: return byte
+    static func decode(_ text: [UInt8]) -> Result<[UInt8], HostFailure> {
+        var end = text.count
+        while end > 0, text[end - 1] == UInt8(ascii: "=") { end -= 1 }
+        let padding = text.count - end
+        if padding > 0, (end + padding) % 4 != 0 || padding > 2 {
+            return .failure(HostFailure("\(padding) '=' after \(end) characters; padding fills the last group to 4 characters, or is left out"))
+        }
+        var out: [UInt8] = []
+        out.reserveCapacity(end * 3 / 4)
+        var buffer: UInt32 = 0
+        var bits = 0
+        for index in 0..<end {
+            guard let value = sextet(text[index]) else {
+                return .failure(HostFailure("\(shown(text[index])) at position \(index + 1) is not a base64 character"))
+            }
+            buffer = buffer << 6 | UInt32(value)
+            bits += 6
+            if bits >= 8 {
+                bits -= 8
+                out.append(UInt8(truncatingIfNeeded: buffer >> UInt32(bits)))
             }
         }
-        if text.count % 4 == 1 { return nil }
-        while text.count % 4 != 0 { text.append(UInt8(ascii: "=")) }
-        guard let data = Data(base64Encoded: Data(text)) else { return nil }
-        return [UInt8](data)
+        if end % 4 == 1 { return .failure(HostFailure("\(end) characters is one more than a whole number of 4-character groups")) }
+        return .success(out)
+    }
+
+    private static func sextet(_ c: UInt8) -> UInt8? {
+        switch c {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"): return c - UInt8(ascii: "A")
+        case UInt8(ascii: "a")...UInt8(ascii: "z"): return c - UInt8(ascii: "a") + 26
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return c - UInt8(ascii: "0") + 52
+        case UInt8(ascii: "+"), UInt8(ascii: "-"): return 62
+        case UInt8(ascii: "/"), UInt8(ascii: "_"): return 63
+        default: return nil
+        }
     }
 }
 
@@ -78,8 +129,7 @@ enum Hex {
         return String(decoding: out, as: UTF8.self)
     }
 
-    static func decode(_ bytes: [UInt8]) -> [UInt8]? {
-        guard bytes.count % 2 == 0 else { return nil }
+    static func decode(_ text: [UInt8]) -> Result<[UInt8], HostFailure> {
         func value(_ c: UInt8) -> UInt8? {
             switch c {
             case UInt8(ascii: "0")...UInt8(ascii: "9"): return c - UInt8(ascii: "0")
@@ -89,13 +139,50 @@ enum Hex {
             }
         }
         var out = [UInt8]()
-        out.reserveCapacity(bytes.count / 2)
-        var i = 0
-        while i < bytes.count {
-            guard let hi = value(bytes[i]), let lo = value(bytes[i + 1]) else { return nil }
-            out.append(hi << 4 | lo)
-            i += 2
+        out.reserveCapacity(text.count / 2)
+        var high: UInt8 = 0
+        for (index, c) in text.enumerated() {
+            guard let v = value(c) else { return .failure(HostFailure("\(shown(c)) at position \(index + 1) is not a hex digit")) }
+            if index % 2 == 0 { high = v } else { out.append(high << 4 | v) }
         }
-        return out
+        guard text.count % 2 == 0 else { return .failure(HostFailure("an odd number of digits (\(text.count))")) }
+        return .success(out)
+    }
+}
+
+/// A byte for a message: the character in quotes when it is printable ASCII, else its code.
+private func shown(_ byte: UInt8) -> String {
+    (0x20..<0x7f).contains(byte) ? "'\(Character(Unicode.Scalar(byte)))'" : String(format: "byte 0x%02x", byte)
+}
+
+/// What JSON forbids and Foundation's reader lets through.
+enum StrictJSON {
+    /// A message when a `,` comes right before a `]` or `}` (outside strings), else nil.
+    static func trailingComma(in text: [UInt8]) -> String? {
+        var inString = false
+        var escaped = false
+        var lastComma: Int?
+        for (index, c) in text.enumerated() {
+            if inString {
+                if escaped { escaped = false } else if c == UInt8(ascii: "\\") { escaped = true } else if c == UInt8(ascii: "\"") { inString = false }
+                continue
+            }
+            switch c {
+            case UInt8(ascii: "\""):
+                inString = true
+                lastComma = nil
+            case UInt8(ascii: ","):
+                lastComma = index
+            case UInt8(ascii: "]"), UInt8(ascii: "}"):
+                if let comma = lastComma {
+                    return "not valid JSON: a comma before '\(Character(Unicode.Scalar(c)))' around character \(comma)"
+                }
+            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"):
+                break
+            default:
+                lastComma = nil
+            }
+        }
+        return nil
     }
 }

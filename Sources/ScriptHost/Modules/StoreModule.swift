@@ -1,15 +1,26 @@
 import LuaSandbox
 import NotificationModel
 
-/// `store.get`, `store.set`, `store.increment`: the app's key-value store.
+/// `store.get(key)`, `store.set(key, value)` and `store.increment(key [, by])`: the app's
+/// key-value store (``KeyValueStore``).
+///
+/// Keys are UTF-8 strings. Values are strings (UTF-8), numbers (integers stay integers) and
+/// booleans; `nil` deletes. A value of another type, a store that would pass 64 KB, an
+/// increment of a value that is not a number, and a state file that cannot be written raise an
+/// error. A corrupt state file is reported as a host warning on the request.
 extension HostedSandbox {
     func installStore() {
-        function("get", in: "store") { [unowned self] _, call in
+        function("get", in: "store") { [unowned self] binding, call in
             Arguments.text(call, 0, "get").then { key in
-                .values([app.store.get(key).map(ValueConversion.lua) ?? .nil])
+                do throws(StoreError) {
+                    let value = try app.store.get(key, report: Self.reporter(binding))
+                    return .values([value.map(ValueConversion.lua) ?? .nil])
+                } catch {
+                    return .error(error.message)
+                }
             }
         }
-        function("set", in: "store") { [unowned self] _, call in
+        function("set", in: "store") { [unowned self] binding, call in
             Arguments.text(call, 0, "set").then { key in
                 let value: JSONValue?
                 switch call[1] {
@@ -17,35 +28,41 @@ extension HostedSandbox {
                 case .boolean(let b): value = .bool(b)
                 case .integer(let i): value = .integer(i)
                 case .number(let d) where d.isFinite: value = .number(d)
+                case .number: return .error("bad argument #2 to 'set' (the number must be finite)")
                 case .string(let s):
-                    guard let text = s.utf8String else { return .error("store.set: the value is not valid UTF-8") }
+                    guard let text = s.utf8String else { return .error("bad argument #2 to 'set' (string is not valid UTF-8)") }
                     value = .string(text)
                 default:
-                    return .error("bad argument #2 to 'set' (string, number, boolean or nil expected, got \(Arguments.describe(call[1])))")
+                    return .error("bad argument #2 to 'set' (string, number, boolean or nil expected, got \(call[1].typeName))")
                 }
                 do throws(StoreError) {
-                    try app.store.set(key, value)
+                    try app.store.set(key, value, report: Self.reporter(binding))
                     return .none
                 } catch {
                     return .error(error.message)
                 }
             }
         }
-        function("increment", in: "store") { [unowned self] _, call in
+        function("increment", in: "store") { [unowned self] binding, call in
             Arguments.text(call, 0, "increment").then { key in
                 let by: JSONValue
                 switch call[1] {
                 case .nil: by = .integer(1)
                 case .integer(let i): by = .integer(i)
                 case .number(let d) where d.isFinite: by = .number(d)
-                default: return .error("bad argument #2 to 'increment' (number expected, got \(Arguments.describe(call[1])))")
+                default: return .error("bad argument #2 to 'increment' (finite number expected, got \(Arguments.describe(call[1])))")
                 }
                 do throws(StoreError) {
-                    return .values([ValueConversion.lua(try app.store.increment(key, by: by))])
+                    return .values([ValueConversion.lua(try app.store.increment(key, by: by, report: Self.reporter(binding)))])
                 } catch {
                     return .error(error.message)
                 }
             }
         }
+    }
+
+    /// Host warnings on the request being served.
+    static func reporter(_ binding: Binding) -> (String) -> Void {
+        { binding.run.log(.warn, $0, host: true) }
     }
 }

@@ -1,4 +1,0 @@
-extension HostedSandbox {
-    func installCrypto() {}
-    func installHooks() {}
-}

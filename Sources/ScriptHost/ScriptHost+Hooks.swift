@@ -1,0 +1,18 @@
+extension ScriptHost {
+    /// Lends scripts a function as `hooks.NAME(...)`, e.g. a decryption whose key must stay in
+    /// the app's keychain:
+    ///
+    /// ```swift
+    /// host.register(hook: "unwrap") { args in
+    ///     guard case .string(let sealed) = args.first else { throw HookError("unwrap takes a string") }
+    ///     return [.string(LuaString(bytes: try keychain.open(sealed.bytes)))]
+    /// }
+    /// ```
+    ///
+    /// Arguments and results are strings (bytes), numbers, booleans, nil and tables of them.
+    /// A hook may be registered at any time: requests that start after this call see it, in
+    /// every app. Registering a name again replaces the function from the next call on.
+    public func register(hook name: String, _ body: @escaping Hook) {
+        services.hooks.withLock { $0[name] = body }
+    }
+}

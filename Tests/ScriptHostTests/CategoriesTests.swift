@@ -1,0 +1,186 @@
+import Foundation
+import NotificationModel
+import Testing
+@testable import ScriptHost
+
+/// A category from its JSON shape (test data).
+func category(_ json: String) throws -> NotificationCategory {
+    try NotificationCategory(json: JSONValue(jsonString: json))
+}
+
+/// `categories.has/get/list/register/localized` and where registrations live.
+@Suite struct CategoriesTests {
+    @Test func registerHasGetAndList() async throws {
+        let host = ScriptHost()
+        #expect(try await values("""
+            categories.register{identifier = "reply", actions = {
+              {identifier = "answer", title = "Answer", options = {"foreground"}, textInput = {buttonTitle = "Send", placeholder = "Message"}},
+              {identifier = "delete", title = "Delete", options = {"destructive", "authenticationRequired"}},
+            }, options = {"customDismissAction"}}
+            categories.register{identifier = "plain"}
+            local c = categories.get("reply")
+            local list = categories.list()
+            return categories.has("reply"), categories.has("nope"), categories.get("nope"), c.identifier, #c.actions,
+              c.actions[1].textInput.buttonTitle, c.actions[2].options[2], c.options[1], #list, list[1], list[2]
+            """, host: host) == [
+                .bool(true), .bool(false), .nil, .text("reply"), .integer(2), .text("Send"), .text("authenticationRequired"),
+                .text("customDismissAction"), .integer(2), .text("plain"), .text("reply"),
+            ])
+        // Registered categories outlive the request; `get` gives the shape `register` takes.
+        #expect(try await values("""
+            local c = categories.get("reply")
+            categories.register(c)
+            c.identifier = "copy"
+            categories.register(c)
+            return categories.get("copy").actions[1].textInput.placeholder, #categories.get("plain").actions
+            """, host: host) == [.text("Message"), .integer(0)])
+    }
+
+    @Test func badCategoriesRaiseErrors() async throws {
+        #expect(try await raised("categories.register{identifier = ''}")?.contains("categories.register: identifier must be a non-empty string") == true)
+        #expect(try await raised("categories.register{identifier = 'x', options = {'loud'}}")?.contains("categories.register: options: unknown option 'loud'") == true)
+        #expect(try await raised("categories.register{identifier = 'x', color = 'red'}")?.contains("categories.register:") == true)
+        #expect(try await raised("categories.register('x')")?.contains("categories.register:") == true)
+        #expect(try await raised("return categories.has(1)")?.contains("bad argument #1 to 'has' (string expected, got number)") == true)
+        #expect(try await raised("return categories.localized('news')")?.contains("bad argument #2 to 'localized' (string expected, got no value)") == true)
+        #expect(try await raised("return categories.localized('news', 'de', 5)")?.contains("bad argument #3 to 'localized' (string expected, got number)") == true)
+    }
+
+    /// SPEC's localized category rule, branch by branch.
+    @Test(arguments: [
+        // (registered, call, identifier, found)
+        (["news_de-AT", "news_de", "news_en", "news"], "'news', 'de-AT'", "news_de-AT", true),
+        (["news_de", "news_en", "news"], "'news', 'de-AT'", "news_de", true),
+        (["news_de", "news_en"], "'news', 'de_AT'", "news_de", true),
+        (["news_en", "news"], "'news', 'fr-FR'", "news_en", true),
+        (["news_en"], "'news', 'fr'", "news_en", true),
+        (["news_es", "news_en"], "'news', 'fr-FR', 'es'", "news_es", true),
+        (["news_en", "news"], "'news', 'fr-FR', 'es'", "news", true),
+        (["news_en"], "'news', 'fr-FR', 'es'", "news", false),
+        (["news"], "'news', 'fr-FR'", "news", true),
+        ([], "'news', 'fr-FR'", "news", false),
+        (["news_de-at", "news_en"], "'news', 'de-AT'", "news_en", true),
+        (["news_pt-BR", "news_pt"], "'news', 'pt-BR'", "news_pt-BR", true),
+    ] as [([String], String, String, Bool)])
+    func localizedFollowsTheRule(registered: [String], call: String, identifier: String, found: Bool) async throws {
+        let register = registered.map { "categories.register{identifier = '\($0)'}" }.joined(separator: " ")
+        #expect(try await values("\(register) return categories.localized(\(call))") == [.text(identifier), .bool(found)])
+    }
+
+    @Test func declaredCategoriesCountForLocalizedAndAreNeverDropped() async throws {
+        let host = ScriptHost(configuration: HostConfiguration(categories: [try category(#"{"identifier": "news_fr"}"#)]))
+        var req = try request(app: "com.example.news")
+        req.categories = [try category(#"{"identifier": "alerts", "actions": [{"identifier": "ok", "title": "OK"}]}"#)]
+        #expect(try await values("""
+            for i = 1, 130 do categories.register{identifier = "dyn" .. i} end
+            local list = categories.list()
+            return categories.localized("news", "fr-CA"), categories.has("alerts"), categories.has("dyn1"), categories.has("dyn2"),
+              categories.has("dyn3"), categories.has("dyn130"), #list
+            """, host: host, request: req) == [.text("news_fr"), .bool(true), .bool(false), .bool(false), .bool(true), .bool(true), .integer(130)])
+    }
+
+    @Test func registeringADeclaredIdentifierReplacesItAndKeepsItDeclared() async throws {
+        var req = try request(app: "com.example.news")
+        req.categories = [try category(#"{"identifier": "alerts"}"#)]
+        #expect(try await values("""
+            categories.register{identifier = "alerts", actions = {{identifier = "ok", title = "OK"}}}
+            for i = 1, 130 do categories.register{identifier = "dyn" .. i} end
+            return #categories.get("alerts").actions
+            """, request: req) == [.integer(1)])
+    }
+
+    @Test func categoriesArePerApp() async throws {
+        let host = ScriptHost()
+        _ = try await values("categories.register{identifier = 'mine'}", host: host, request: request(app: "com.example.news"))
+        #expect(try await values("return categories.has('mine')", host: host, request: request(app: "com.example.shop")) == [.bool(false)])
+        #expect(try await values("return categories.has('mine')", host: host, request: request(app: "com.example.news")) == [.bool(true)])
+    }
+
+    @Test func aStateFolderKeepsRegistrationsButNotDeclarations() async throws {
+        let dir = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var config = HostConfiguration(categories: [try category(#"{"identifier": "declared"}"#)])
+        config.stateDirectory = dir
+        _ = try await values("""
+            categories.register{identifier = 'reply', actions = {{identifier = 'answer', title = 'Answer', options = {'foreground'}}}}
+            """, host: ScriptHost(configuration: config), request: request(app: "com.example.news"))
+        let file = dir.appendingPathComponent("com.example.news.categories.json")
+        let json = try JSONValue(jsonData: Data(contentsOf: file))
+        #expect(json["registered"]?.arrayValue?.count == 1)
+        #expect(json["registered"]?[0]?["identifier"] == "reply")
+        // A new host (a new process) sees the registration; the declaration was its own.
+        #expect(try await values("return categories.has('reply'), categories.get('reply').actions[1].options[1], categories.has('declared')",
+                                 host: persistentHost(dir), request: request(app: "com.example.news"))
+                == [.bool(true), .text("foreground"), .bool(false)])
+    }
+
+    @Test func theStateFolderKeepsTheNewest128() async throws {
+        let dir = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var config = HostConfiguration(categories: [try category(#"{"identifier": "declared"}"#)])
+        config.stateDirectory = dir
+        _ = try await values("for i = 1, 130 do categories.register{identifier = 'dyn' .. i} end",
+                             host: ScriptHost(configuration: config), request: request(app: "com.example.news"))
+        let json = try JSONValue(jsonData: Data(contentsOf: dir.appendingPathComponent("com.example.news.categories.json")))
+        #expect(json["registered"]?.arrayValue?.map { $0["identifier"]?.stringValue ?? "" } == (3...130).map { "dyn\($0)" })
+        #expect(try await values("return #categories.list(), categories.has('dyn2'), categories.has('dyn3'), categories.has('declared')",
+                                 host: ScriptHost(configuration: config), request: request(app: "com.example.news"))
+                == [.integer(129), .bool(false), .bool(true), .bool(true)])
+    }
+
+    @Test func aHostSeesRegistrationsAnotherMadeAfterItRead() async throws {
+        let dir = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let first = persistentHost(dir), second = persistentHost(dir)
+        _ = try await values("categories.register{identifier = 'a'}", host: first, request: request(app: "x"))
+        #expect(try await values("return categories.has('a')", host: second, request: request(app: "x")) == [.bool(true)])
+        _ = try await values("categories.register{identifier = 'b'}", host: second, request: request(app: "x"))
+        _ = try await values("categories.register{identifier = 'c'}", host: first, request: request(app: "x"))
+        let expected: [Shown] = [.text("a"), .text("b"), .text("c"), .nil]
+        #expect(try await values("local l = categories.list() return l[1], l[2], l[3], l[4]", host: first, request: request(app: "x")) == expected)
+        #expect(try await values("local l = categories.list() return l[1], l[2], l[3], l[4]", host: second, request: request(app: "x")) == expected)
+    }
+
+    @Test func aCorruptCategoriesFileIsReportedAndSetAside() async throws {
+        let dir = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("x.categories.json")
+        try Data(#"{"registered": [{"identifier": ""}]}"#.utf8).write(to: file)
+        let evaluation = try await evaluate("return categories.has('a')", host: persistentHost(dir), request: request(app: "x"))
+        #expect(evaluation.values == [.bool(false)])
+        #expect(evaluation.result.logs.contains { $0.source == "host" && $0.level == .warn && $0.message.contains("the categories file \(file.path) is corrupt (registered[0]:") })
+        let aside = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix("x.categories.json.corrupt-") }
+        #expect(aside.count == 1)
+    }
+
+    @Test func processesSharingAStateFolderLoseNoRegistration() async throws {
+        let dir = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let state = dir.appendingPathComponent("state", isDirectory: true)
+        let source = """
+            function didReceive(request, content)
+              for i = 1, 10 do categories.register{identifier = request.identifier .. "-" .. i} end
+            end
+            """
+        try Data(source.utf8).write(to: dir.appendingPathComponent("register.lua"))
+        try Data(#"{"aps": {"alert": "hi", "mutable-content": 1}}"#.utf8).write(to: dir.appendingPathComponent("push.json"))
+        let arguments = ["run", "register.lua", "push.json", "--app", "com.example.news", "--state", state.path]
+        let host = persistentHost(state)
+        let script = Script(name: "register.lua", source: source)
+        let request = try request(app: "com.example.news")
+        async let processes = withThrowingTaskGroup(of: CLIRun.self) { group in
+            for _ in 0..<4 { group.addTask { try await runPushscript(arguments, in: dir) } }
+            return try await group.reduce(into: [CLIRun]()) { $0.append($1) }
+        }
+        async let local = withTaskGroup(of: DeliveryResult.self) { group in
+            for _ in 0..<4 { group.addTask { await host.deliver(request, script: .script(script)) } }
+            return await group.reduce(into: [DeliveryResult]()) { $0.append($1) }
+        }
+        let (runs, results) = try await (processes, local)
+        #expect(runs.allSatisfy { $0.status == 0 }, "\(runs.map(\.stderr))")
+        #expect(results.allSatisfy { $0.outcome == .completed })
+        let json = try JSONValue(jsonData: Data(contentsOf: state.appendingPathComponent("com.example.news.categories.json")))
+        #expect(json["registered"]?.arrayValue?.count == 80)
+        #expect(try await values("return #categories.list()", host: host, request: request) == [.integer(80)])
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import NotificationModel
+import Testing
+@testable import ScriptHost
+
+/// The built `pushscript`, beside the test runner (the test target depends on it).
+func pushscriptBinary() throws -> URL {
+    let url = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("pushscript")
+    guard FileManager.default.isExecutableFile(atPath: url.path) else {
+        throw CLIFailure(message: "no pushscript binary at \(url.path); build the package first")
+    }
+    return url
+}
+
+struct CLIFailure: Error, CustomStringConvertible {
+    let message: String
+    var description: String { message }
+}
+
+/// What a `pushscript` run printed and its exit status.
+struct CLIRun: Sendable {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+}
+
+/// Runs the built `pushscript` with `arguments` in `directory` and waits for it.
+func runPushscript(_ arguments: [String], in directory: URL) async throws -> CLIRun {
+    let binary = try pushscriptBinary()
+    let id = UUID().uuidString
+    let out = directory.appendingPathComponent("\(id).out"), err = directory.appendingPathComponent("\(id).err")
+    try Data().write(to: out)
+    try Data().write(to: err)
+    defer {
+        try? FileManager.default.removeItem(at: out)
+        try? FileManager.default.removeItem(at: err)
+    }
+    let process = Process()
+    process.executableURL = binary
+    process.arguments = arguments
+    process.currentDirectoryURL = directory
+    process.standardOutput = try FileHandle(forWritingTo: out)
+    process.standardError = try FileHandle(forWritingTo: err)
+    let status: Int32 = try await withCheckedThrowingContinuation { continuation in
+        process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
+        do { try process.run() } catch { continuation.resume(throwing: error) }
+    }
+    return CLIRun(status: status, stdout: try String(contentsOf: out, encoding: .utf8), stderr: try String(contentsOf: err, encoding: .utf8))
+}
+
+/// The store shared by processes through `--state DIR`.
+@Suite struct StoreProcessTests {
+    @Test func processesSharingAStateFolderLoseNoIncrement() async throws {
+        let dir = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let state = dir.appendingPathComponent("state", isDirectory: true)
+        let source = """
+            function didReceive(request, content)
+              for i = 1, 100 do content.badge = store.increment("badge") end
+            end
+            """
+        try Data(source.utf8).write(to: dir.appendingPathComponent("count.lua"))
+        try Data(#"{"aps": {"alert": "hi", "mutable-content": 1}}"#.utf8).write(to: dir.appendingPathComponent("push.json"))
+        let arguments = ["run", "count.lua", "push.json", "--app", "com.example.news", "--state", state.path]
+        let host = persistentHost(state)
+        let script = Script(name: "count.lua", source: source)
+        let request = try request(app: "com.example.news")
+        // Four processes and four requests of this one increment at the same time.
+        async let processes = withThrowingTaskGroup(of: CLIRun.self) { group in
+            for _ in 0..<4 { group.addTask { try await runPushscript(arguments, in: dir) } }
+            return try await group.reduce(into: [CLIRun]()) { $0.append($1) }
+        }
+        async let local = withTaskGroup(of: DeliveryResult.self) { group in
+            for _ in 0..<4 { group.addTask { await host.deliver(request, script: .script(script)) } }
+            return await group.reduce(into: [DeliveryResult]()) { $0.append($1) }
+        }
+        let (runs, results) = try await (processes, local)
+        for run in runs {
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(try JSONValue(jsonData: Data(run.stdout.utf8))["outcome"] == "completed", "\(run.stdout)")
+        }
+        #expect(results.allSatisfy { $0.outcome == .completed })
+        let file = state.appendingPathComponent("com.example.news.store.json")
+        #expect(try JSONValue(jsonData: Data(contentsOf: file)) == .object(["badge": .integer(800)]))
+        // A later run sees the total.
+        let last = try await runPushscript(arguments, in: dir)
+        let json = try JSONValue(jsonData: Data(last.stdout.utf8))
+        #expect(json["content"]?["badge"] == .integer(900))
+    }
+}
