@@ -120,7 +120,7 @@ enum HookValues {
             return "a table nested deeper than \(maximumDepth) levels"
         case .null:
             return "json.null"
-        case .readOnly(_, let inner):
+        case .readOnly(_, let inner), .lockedCopy(let inner):
             return problem(inner, depth: depth)
         case .function, .object, .unsupported:
             return "a \(value.typeName)"
