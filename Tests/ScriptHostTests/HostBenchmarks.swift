@@ -22,6 +22,16 @@ struct HostBenchmarks {
         let script = Script(name: "noop.lua", source: "function didReceive(r, c) end")
         let request = NotificationRequest(payload: payload, app: "a")
         await Self.measure("deliver, no-op script") { _ = await host.deliver(request, script: .script(script)) }
+        let hosted = try host.runtime(for: "a").pool(host.services).checkOut()
+        await Self.measure("didReceive phase on this thread") {
+            let run = RequestRun(identifier: "x", app: "a", locales: ["en"], limits: .default, content: NotificationContent(payload: payload),
+                                 keys: [:], media: [:], attachmentDirectory: URL(fileURLWithPath: "/tmp/none"))
+            run.activate(1, downloads: true)
+            _ = hosted.runMain(run, script: script)
+        }
+        await Self.measure("remove unattached files (none)") {
+            _ = try? FileManager.default.contentsOfDirectory(atPath: "/tmp/none/\(UUID().uuidString)")
+        }
         let sandbox = try LuaSandbox()
         let executor = SandboxExecutor()
         await Self.measure("executor hop with a deadline") { _ = await executor.run(sandbox, deadline: .after(.seconds(5))) { _ in 1 } }

@@ -1,0 +1,25 @@
+import Foundation
+import Testing
+
+/// The attack catalogue and the examples through the built `pushscript test`, in a child
+/// process under a hard wall-clock kill: a hang or a crash fails the test instead of taking
+/// the test runner down.
+@Suite(.serialized) struct FixtureSuiteTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    @Test func attackCatalogueEndsInItsSafeOutcomes() async throws {
+        let attacks = Self.root.deletingLastPathComponent().appendingPathComponent("shared/attacks")
+        try #require(FileManager.default.fileExists(atPath: attacks.path), "the attack catalogue sits beside the checkout at \(attacks.path)")
+        let start = ContinuousClock.now
+        let out = try await CLI.run(["test", attacks.path], timeout: .seconds(60))
+        #expect(out.status == 0, "\(out)")
+        #expect(out.stdout.hasSuffix("52 passed, 0 failed\n"), "\(out.stdout.split(separator: "\n").filter { !$0.hasPrefix("PASS") }.joined(separator: "\n"))")
+        #expect(ContinuousClock.now - start < .seconds(60))
+    }
+
+    @Test func examplesPass() async throws {
+        let out = try await CLI.run(["test", Self.root.appendingPathComponent("examples").path], timeout: .seconds(60))
+        #expect(out.status == 0, "\(out)")
+        #expect(out.stdout.hasSuffix(" passed, 0 failed\n"))
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import Testing
+@testable import ScriptTesting
+
+/// A folder of fixture files for one test.
+private struct Folder {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("pushscript-fixtures-\(UUID().uuidString)")
+
+    init(_ files: [String: String]) throws {
+        for (name, text) in files {
+            let file = url.appendingPathComponent(name)
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: file)
+        }
+    }
+
+    func remove() { try? FileManager.default.removeItem(at: url) }
+
+    func run(filter: String? = nil) async throws -> ([String], FixtureSummary) {
+        let folders = try FixtureDiscovery.folders(under: [url.path])
+        let lines = LineBox()
+        let summary = await FixtureRunner(filter: filter).run(folders) { lines.add($0) }
+        return (lines.lines, summary)
+    }
+}
+
+private final class LineBox: @unchecked Sendable {
+    private(set) var lines: [String] = []
+    func add(_ text: String) { lines.append(contentsOf: text.split(separator: "\n").map(String.init)) }
+}
+
+private let script = """
+    function didReceive(r, c)
+      c.title = "Hi " .. (c.userInfo.name or "?")
+      c.badge = store.increment("n")
+    end
+    """
+
+private func fixture(_ name: String, payload: String = #"{"aps": {"alert": "x", "mutable-content": 1}, "name": "Ann"}"#, expect: String) -> String {
+    #"{"name": "\#(name)", "script": "rules.lua", "app": "a", "payload": \#(payload), "expect": \#(expect)}"#
+}
+
+@Suite(.serialized) struct FixtureRunnerTests {
+    @Test func passesFailsAndClosingLine() async throws {
+        let folder = try Folder([
+            "rules.lua": script,
+            "1.fixture.json": fixture("first", expect: #"{"outcome": "completed", "content": {"title": "Hi Ann", "badge": 1}}"#),
+            "2.fixture.json": fixture("second sees the store", expect: #"{"content": {"badge": 2}}"#),
+            "3.fixture.json": fixture("wrong title", expect: #"{"content": {"title": "Hello", "attachments": [{"type": "public.jpeg"}]}}"#),
+        ])
+        defer { folder.remove() }
+        let (lines, summary) = try await folder.run()
+        #expect(lines.first == "PASS first")
+        #expect(lines.contains("PASS second sees the store"))
+        let fail = try #require(lines.first { $0.hasPrefix("FAIL wrong title") })
+        #expect(fail.contains("3.fixture.json"))
+        #expect(lines.contains(#"  content.attachments: expected 1 elements [{"type":"public.jpeg"}], actual 0 elements []"#))
+        #expect(lines.contains(#"  content.title: expected "Hello", actual "Hi Ann""#))
+        #expect(summary == FixtureSummary(passed: 2, failed: 1, malformed: 0))
+        #expect(summary.line == "2 passed, 1 failed")
+        #expect(summary.exitStatus == 1)
+    }
+
+    @Test func refusedPayloadsGiveAnErrorResult() async throws {
+        let big = String(repeating: "x", count: 5000)
+        let folder = try Folder([
+            "rules.lua": script,
+            "1.fixture.json": fixture("too large", payload: #"{"aps": {"alert": "\#(big)"}}"#, expect: #"{"error": "payload too large"}"#),
+            "2.fixture.json": fixture("not expected", payload: #"{"aps": {"badge": "1"}}"#, expect: #"{"outcome": "completed"}"#),
+        ])
+        defer { folder.remove() }
+        let (lines, summary) = try await folder.run()
+        #expect(lines.first == "PASS too large")
+        #expect(lines.contains { $0.hasPrefix("FAIL not expected") })
+        #expect(lines.contains { $0.hasPrefix("  outcome: expected \"completed\", actual (missing)") })
+        #expect(summary.line == "1 passed, 1 failed")
+    }
+
+    @Test func malformedFixturesAreNamedWithTheProblem() async throws {
+        let folder = try Folder([
+            "rules.lua": script,
+            "1.fixture.json": "{ not json",
+            "2.fixture.json": #"{"script": "rules.lua", "payload": {"aps": {}}}"#,
+            "3.fixture.json": #"{"script": "missing.lua", "payload": {"aps": {}}, "expect": {}}"#,
+            "4.fixture.json": #"{"script": "rules.lua", "payload": {"aps": {}}, "expect": {}, "expected": {}}"#,
+            "5.fixture.json": fixture("fine", expect: #"{"outcome": "completed"}"#),
+        ])
+        defer { folder.remove() }
+        let (lines, summary) = try await folder.run()
+        #expect(lines.count == 5)
+        #expect(lines[0].hasPrefix("ERROR ") && lines[0].contains("1.fixture.json: not valid JSON"))
+        #expect(lines[1].contains("2.fixture.json: 'expect' is missing"))
+        #expect(lines[2].contains("3.fixture.json: script") && lines[2].contains("missing.lua cannot be read"))
+        #expect(lines[3].contains("4.fixture.json: unknown key 'expected'"))
+        #expect(lines[4] == "PASS fine")
+        #expect(summary.exitStatus == 2)
+        #expect(summary.line == "1 passed, 4 failed")
+    }
+
+    @Test func filterKeepsMatchingNamesAndPaths() async throws {
+        let folder = try Folder([
+            "rules.lua": script,
+            "a/1-picture.fixture.json": fixture("with picture", expect: #"{"outcome": "completed"}"#),
+            "a/rules.lua": script,
+            "b/2-text.fixture.json": fixture("text only", expect: #"{"outcome": "completed"}"#),
+            "b/rules.lua": script,
+        ])
+        defer { folder.remove() }
+        #expect(try await folder.run(filter: "picture").0 == ["PASS with picture"])
+        #expect(try await folder.run(filter: "text only").0 == ["PASS text only"])
+        #expect(try await folder.run(filter: "b/2").0 == ["PASS text only"])
+    }
+
+    @Test func foldersDoNotShareTheStore() async throws {
+        let folder = try Folder([
+            "a/rules.lua": script, "b/rules.lua": script,
+            "a/1.fixture.json": fixture("a", expect: #"{"content": {"badge": 1}}"#),
+            "b/1.fixture.json": fixture("b", expect: #"{"content": {"badge": 1}}"#),
+        ])
+        defer { folder.remove() }
+        let (lines, summary) = try await folder.run()
+        #expect(lines == ["PASS a", "PASS b"])
+        #expect(summary.failed == 0)
+    }
+}
