@@ -36,24 +36,30 @@ public struct SandboxExecutor: Sendable {
     ) async -> JobOutcome<Value> {
         precondition(!sandbox.isAbandoned, "an abandoned sandbox must not be used again")
         let once = Once<JobOutcome<Value>>()
+        let watchdog = DeadlineWatchdog.shared
         return await withCheckedContinuation { continuation in
             once.set(continuation)
+            if let deadline {
+                let deadlineID = watchdog.schedule(at: deadline) {
+                    // Under the lock, so the cancel cannot reach a later job on this sandbox.
+                    let pending = once.ifPending {
+                        onDeadline?()
+                        sandbox.cancel()
+                    }
+                    guard pending else { return }
+                    let graceID = watchdog.schedule(at: .after(grace)) {
+                        once.finish(.abandoned) { sandbox.markAbandoned() }
+                    }
+                    once.track(graceID)
+                }
+                once.track(deadlineID)
+            }
             pool.submit {
                 let value = body(sandbox)
                 // After an abandonment the value is dropped; the last reference to the sandbox
                 // may go with this closure, closing its state on this thread.
                 once.finish(.finished(value))
-            }
-            guard let deadline else { return }
-            DispatchQueue.global().asyncAfter(deadline: .now() + deadline.remaining.dispatchInterval) {
-                // Under the lock, so the cancel cannot reach a later job on this sandbox.
-                once.ifPending {
-                    onDeadline?()
-                    sandbox.cancel()
-                }
-                DispatchQueue.global().asyncAfter(deadline: .now() + grace.dispatchInterval) {
-                    once.finish(.abandoned) { sandbox.markAbandoned() }
-                }
+                once.cancelTimers(on: watchdog)
             }
         }
     }
@@ -64,6 +70,7 @@ private final class Once<Value: Sendable>: Sendable {
     private struct State {
         var continuation: CheckedContinuation<Value, Never>?
         var done = false
+        var timers: [UInt64] = []
     }
 
     private let state = Mutex(State())
@@ -72,9 +79,28 @@ private final class Once<Value: Sendable>: Sendable {
         state.withLock { $0.continuation = continuation }
     }
 
+    /// Remembers a watchdog entry to cancel once the job is back.
+    func track(_ id: UInt64) {
+        state.withLock { $0.timers.append(id) }
+    }
+
+    /// Cancels the watchdog entries of a job that is back.
+    func cancelTimers(on watchdog: DeadlineWatchdog) {
+        let timers = state.withLock { s -> [UInt64] in
+            defer { s.timers = [] }
+            return s.timers
+        }
+        timers.forEach(watchdog.cancel)
+    }
+
     /// Runs `body` under the lock when no result has been given yet.
-    func ifPending(_ body: () -> Void) {
-        state.withLock { s in if !s.done { body() } }
+    @discardableResult
+    func ifPending(_ body: () -> Void) -> Bool {
+        state.withLock { s in
+            if s.done { return false }
+            body()
+            return true
+        }
     }
 
     /// Gives the result when none was given yet; `claimed` runs first, under the lock.

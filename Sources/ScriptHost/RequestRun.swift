@@ -21,8 +21,10 @@ final class RequestRun: Sendable {
     let original: NotificationContent
     let keys: [String: [UInt8]]
     let media: [String: MediaAnswer]
-    /// This request's folder for downloads and attachments (made on first use).
-    let attachmentDirectory: URL
+    /// Where request folders for downloads and attachments go.
+    private let attachmentRoot: URL
+    /// This request's folder, named on first use.
+    private let attachmentFolder = Mutex<URL?>(nil)
 
     struct State {
         var content: NotificationContent
@@ -40,7 +42,7 @@ final class RequestRun: Sendable {
 
     init(
         identifier: String, app: String?, locales: [String], limits: ScriptLimits, content: NotificationContent,
-        keys: [String: [UInt8]], media: [String: MediaAnswer], attachmentDirectory: URL
+        keys: [String: [UInt8]], media: [String: MediaAnswer], attachmentRoot: URL
     ) {
         self.identifier = identifier
         self.app = app
@@ -52,9 +54,23 @@ final class RequestRun: Sendable {
         self.original = content
         self.keys = keys
         self.media = media
-        self.attachmentDirectory = attachmentDirectory
+        self.attachmentRoot = attachmentRoot
         self.state = Mutex(State(content: content))
     }
+
+    /// This request's folder for downloads and attachments (the name is made on first use;
+    /// the folder itself by what writes into it).
+    var attachmentDirectory: URL {
+        attachmentFolder.withLock { folder in
+            if let folder { return folder }
+            let made = attachmentRoot.appendingPathComponent(UUID().uuidString, isDirectory: true)
+            folder = made
+            return made
+        }
+    }
+
+    /// The request's folder, if anything asked for it.
+    var usedAttachmentDirectory: URL? { attachmentFolder.withLock { $0 } }
 
     // MARK: Phases
 

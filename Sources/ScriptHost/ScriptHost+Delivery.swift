@@ -99,7 +99,7 @@ extension ScriptHost {
             limits: request.limits ?? configuration.limits, content: content,
             keys: configuration.keys.merging(request.keys) { $1 },
             media: configuration.media.merging(request.media) { $1 },
-            attachmentDirectory: configuration.attachmentDirectory.appendingPathComponent(UUID().uuidString, isDirectory: true))
+            attachmentRoot: configuration.attachmentDirectory)
         for warning in request.payload.warnings { run.log(.warn, warning, host: true) }
         return run
     }
@@ -124,7 +124,7 @@ extension ScriptHost {
     /// nothing in it was.
     private func removeUnattachedFiles(_ run: RequestRun, keeping content: NotificationContent) {
         let fm = FileManager.default
-        let directory = run.attachmentDirectory
+        guard let directory = run.usedAttachmentDirectory else { return }
         guard let names = try? fm.contentsOfDirectory(atPath: directory.path) else { return }
         let kept = Set(content.attachments.map { URL(string: $0.url)?.standardizedFileURL.path ?? $0.url })
         for name in names {

@@ -25,7 +25,7 @@ struct HostBenchmarks {
         let hosted = try host.runtime(for: "a").pool(host.services).checkOut()
         await Self.measure("didReceive phase on this thread") {
             let run = RequestRun(identifier: "x", app: "a", locales: ["en"], limits: .default, content: NotificationContent(payload: payload),
-                                 keys: [:], media: [:], attachmentDirectory: URL(fileURLWithPath: "/tmp/none"))
+                                 keys: [:], media: [:], attachmentRoot: URL(fileURLWithPath: "/tmp/none"))
             run.activate(1, downloads: true)
             _ = hosted.runMain(run, script: script)
         }
