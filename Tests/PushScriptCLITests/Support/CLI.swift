@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// What a run of `pushscript` left.
 struct CLIOutput: CustomStringConvertible {
@@ -53,21 +54,49 @@ enum CLI {
             stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
     }
 
-    /// Starts `process` and waits for its exit; terminates it after `timeout` (status -1 then).
+    /// Starts `process` and waits for its exit without holding a thread; terminates it after
+    /// `timeout` (status -1 then).
     static func runToEnd(_ process: Process, timeout: Duration) async throws -> Int32 {
-        let done = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in done.signal() }
-        try process.run()
-        return await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                if done.wait(timeout: .now() + .milliseconds(Int(timeout.components.seconds * 1000))) == .timedOut {
-                    process.terminate()
-                    done.wait()
-                    continuation.resume(returning: -1)
-                } else {
-                    continuation.resume(returning: process.terminationStatus)
-                }
+        let state = ExitWait()
+        @Sendable func finish(_ result: Result<Int32, any Error>) {
+            let continuation = state.withLock { s in
+                defer { s.continuation = nil }
+                return s.continuation
+            }
+            continuation?.resume(with: result)
+        }
+        return try await withCheckedThrowingContinuation { continuation in
+            state.withLock { $0.continuation = continuation }
+            process.terminationHandler = { p in
+                finish(.success(state.withLock { $0.timedOut } ? -1 : p.terminationStatus))
+            }
+            do { try process.run() } catch {
+                finish(.failure(error))
+                return
+            }
+            let child = UncheckedProcess(process)
+            Task {
+                try? await Task.sleep(for: timeout)
+                guard child.process.isRunning else { return }
+                state.withLock { $0.timedOut = true }
+                child.process.terminate()
             }
         }
+    }
+}
+
+/// A process handed to the task that enforces its timeout (Process is not Sendable; the task
+/// only asks whether it runs and terminates it, which Process allows from any thread).
+private struct UncheckedProcess: @unchecked Sendable {
+    let process: Process
+    init(_ process: Process) { self.process = process }
+}
+
+/// What `runToEnd` waits on: the continuation to resume once, and whether the timeout fired.
+private final class ExitWait: Sendable {
+    private let state = Mutex<(continuation: CheckedContinuation<Int32, any Error>?, timedOut: Bool)>((nil, false))
+
+    func withLock<T>(_ body: (inout (continuation: CheckedContinuation<Int32, any Error>?, timedOut: Bool)) -> T) -> T {
+        state.withLock { body(&$0) }
     }
 }
