@@ -33,4 +33,13 @@ public struct FixtureSummary: Sendable, Hashable {
 
     /// 0 when all passed, 2 when a fixture file was malformed, 1 when one failed.
     public var exitStatus: Int32 { malformed > 0 ? 2 : (failed > 0 ? 1 : 0) }
+
+    /// Counts one fixture file that ended in `state`.
+    public mutating func count(_ state: FixtureFileResult.State) {
+        switch state {
+        case .passed: passed += 1
+        case .failed: failed += 1
+        case .malformed: malformed += 1
+        }
+    }
 }

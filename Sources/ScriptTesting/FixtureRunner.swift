@@ -21,76 +21,56 @@ public struct FixtureRunner: Sendable {
         self.parallelFolders = max(1, parallelFolders)
     }
 
-    /// Runs the folders, calling `report` with each folder's lines in folder order (fixture
-    /// lines, and `ERROR path: problem` for malformed files); returns the totals.
+    /// Runs the folders, calling `report` with each fixture file's report in folder order
+    /// (`PASS`/`FAIL` lines, and `ERROR path: problem` for malformed files); returns the totals.
     public func run(_ folders: [FixtureFolder], report: @Sendable (String) -> Void) async -> FixtureSummary {
         var summary = FixtureSummary()
-        var next = 0
-        var results: [Int: (lines: [String], summary: FixtureSummary)] = [:]
-        var printed = 0
-        await withTaskGroup(of: (Int, [String], FixtureSummary).self) { group in
-            while next < min(parallelFolders, folders.count) {
-                let index = next
-                let folder = folders[index]
-                group.addTask {
-                    let (lines, s) = await runFolder(folder)
-                    return (index, lines, s)
-                }
-                next += 1
+        var finished: [Int: [FixtureFileResult]] = [:]
+        var reported = 0
+        await withTaskGroup(of: (Int, [FixtureFileResult]).self) { group in
+            var started = 0
+            func startNext() {
+                guard started < folders.count else { return }
+                let index = started, folder = folders[index]
+                group.addTask { (index, await runFiles(folder)) }
+                started += 1
             }
-            while let (index, lines, s) = await group.next() {
-                results[index] = (lines, s)
-                while let done = results[printed] {
-                    done.lines.forEach(report)
-                    summary.passed += done.summary.passed
-                    summary.failed += done.summary.failed
-                    summary.malformed += done.summary.malformed
-                    results[printed] = nil
-                    printed += 1
-                }
-                if next < folders.count {
-                    let index = next
-                    let folder = folders[index]
-                    group.addTask {
-                        let (lines, s) = await runFolder(folder)
-                        return (index, lines, s)
+            for _ in 0..<parallelFolders { startNext() }
+            while let (index, results) = await group.next() {
+                finished[index] = results
+                while let done = finished.removeValue(forKey: reported) {
+                    for result in done {
+                        report(result.report)
+                        summary.count(result.state)
                     }
-                    next += 1
+                    reported += 1
                 }
+                startNext()
             }
         }
         return summary
     }
 
-    /// Runs one folder through one host.
-    func runFolder(_ folder: FixtureFolder) async -> ([String], FixtureSummary) {
-        var lines: [String] = []
-        var summary = FixtureSummary()
+    /// Runs the fixtures of one folder through one host, in file-name order, and returns each
+    /// file's result in that order. Fixtures the filter leaves out have none.
+    public func runFiles(_ folder: FixtureFolder) async -> [FixtureFileResult] {
         var configuration = self.configuration
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("pushscript-test-\(UUID().uuidString)", isDirectory: true)
         configuration.attachmentDirectory = scratch
         defer { try? FileManager.default.removeItem(at: scratch) }
         let host = ScriptHost(configuration: configuration)
+        var results: [FixtureFileResult] = []
         for file in folder.files {
-            let fixture: Fixture
             do {
-                fixture = try Fixture(contentsOf: file)
-            } catch {
-                lines.append("ERROR \(error.description)")
-                summary.malformed += 1
-                continue
-            }
-            if let filter, !fixture.name.contains(filter), !file.path.contains(filter) { continue }
-            do {
+                let fixture = try Fixture(contentsOf: file)
+                if let filter, !fixture.name.contains(filter), !file.path.contains(filter) { continue }
                 let outcome = try await run(fixture, on: host)
-                lines.append(outcome.report)
-                if outcome.passed { summary.passed += 1 } else { summary.failed += 1 }
+                results.append(FixtureFileResult(file: file, report: outcome.report, state: outcome.passed ? .passed : .failed))
             } catch {
-                lines.append("ERROR \(error.description)")
-                summary.malformed += 1
+                results.append(FixtureFileResult(file: file, report: "ERROR \(error.description)", state: .malformed))
             }
         }
-        return (lines, summary)
+        return results
     }
 
     /// Runs one fixture through `host` and matches its result.

@@ -77,13 +77,7 @@ public struct FixtureWatcher: Sendable {
     /// The totals of the latest result of every fixture.
     static func summary(_ results: [String: FixtureFileResult]) -> FixtureSummary {
         var summary = FixtureSummary()
-        for result in results.values {
-            switch result.state {
-            case .passed: summary.passed += 1
-            case .failed: summary.failed += 1
-            case .malformed: summary.malformed += 1
-            }
-        }
+        for result in results.values { summary.count(result.state) }
         return summary
     }
 
