@@ -110,18 +110,32 @@ extension Fixture {
         case .string(let path):
             return MediaAnswer(file: URL(fileURLWithPath: path, relativeTo: folder).standardizedFileURL)
         case .object(let o):
+            func problem(_ text: String) -> FixtureError { fail("'media' entry for \(url): \(text)") }
+            if let unknown = o.keys.sorted().first(where: { !["file", "status", "contentType", "delayMs"].contains($0) }) {
+                throw problem("unknown key '\(unknown)'; an entry has file, status, contentType, delayMs")
+            }
             var file: URL?
             if let path = o["file"] {
-                guard let p = path.stringValue else { throw fail("'media' entry for \(url): 'file' must be a path") }
+                guard let p = path.stringValue else { throw problem("'file' must be a path") }
                 file = URL(fileURLWithPath: p, relativeTo: folder).standardizedFileURL
             }
-            let status = o["status"]?.integerValue.map(Int.init) ?? 200
-            let delay = o["delayMs"]?.integerValue.map(Int.init) ?? 0
-            if let unknown = o.keys.first(where: { !["file", "status", "contentType", "delayMs"].contains($0) }) {
-                throw fail("'media' entry for \(url): unknown key '\(unknown)'")
+            var status = 200
+            if let value = o["status"] {
+                guard let n = value.integerValue, (100...599).contains(n) else { throw problem("'status' must be an HTTP status code such as 404") }
+                status = Int(n)
             }
-            if file == nil, status == 200 { throw fail("'media' entry for \(url): give a 'file' or a 'status'") }
-            return MediaAnswer(file: file, status: status, contentType: o["contentType"]?.stringValue, delayMs: delay)
+            var delay = 0
+            if let value = o["delayMs"] {
+                guard let n = value.integerValue, n >= 0 else { throw problem("'delayMs' must be a whole number of milliseconds") }
+                delay = Int(n)
+            }
+            var contentType: String?
+            if let value = o["contentType"] {
+                guard let text = value.stringValue else { throw problem("'contentType' must be a string such as \"image/jpeg\"") }
+                contentType = text
+            }
+            if file == nil, status == 200 { throw problem("give a 'file' or a 'status'") }
+            return MediaAnswer(file: file, status: status, contentType: contentType, delayMs: delay)
         default:
             throw fail("'media' entry for \(url) must be a file path or {file, status, contentType, delayMs}")
         }

@@ -97,6 +97,31 @@ private func fixture(_ name: String, payload: String = #"{"aps": {"alert": "x", 
         #expect(summary.line == "1 passed, 4 failed")
     }
 
+    @Test func mediaEntriesOfTheWrongTypeAreMalformed() async throws {
+        func media(_ entry: String) -> String {
+            #"{"script": "rules.lua", "payload": {"aps": {}}, "media": {"https://a.example/x.jpg": \#(entry)}, "expect": {}}"#
+        }
+        let folder = try Folder([
+            "rules.lua": script,
+            "pic.jpg": "not really a picture",
+            "1.fixture.json": media(#"{"file": "pic.jpg", "status": "404"}"#),
+            "2.fixture.json": media(#"{"file": "pic.jpg", "delayMs": "2000"}"#),
+            "3.fixture.json": media(#"{"file": "pic.jpg", "contentType": 1}"#),
+            "4.fixture.json": media(#"{"file": "pic.jpg", "statsu": 404}"#),
+            "5.fixture.json": media(#"{"status": 404}"#),
+        ])
+        defer { folder.remove() }
+        let (lines, summary) = try await folder.run()
+        #expect(lines.count == 5)
+        #expect(lines[0].contains("1.fixture.json: 'media' entry for https://a.example/x.jpg: 'status' must be an HTTP status code"))
+        #expect(lines[1].contains("2.fixture.json: 'media' entry for https://a.example/x.jpg: 'delayMs' must be a whole number"))
+        #expect(lines[2].contains("3.fixture.json: 'media' entry for https://a.example/x.jpg: 'contentType' must be a string"))
+        #expect(lines[3].contains("4.fixture.json: 'media' entry for https://a.example/x.jpg: unknown key 'statsu'"))
+        #expect(lines[4] == "PASS 5.fixture.json")
+        #expect(summary == FixtureSummary(passed: 1, failed: 0, malformed: 4))
+        #expect(summary.exitStatus == 2)
+    }
+
     @Test func filterKeepsMatchingNamesAndPaths() async throws {
         let folder = try Folder([
             "rules.lua": script,
