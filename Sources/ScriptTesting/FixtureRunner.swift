@@ -98,6 +98,11 @@ public struct FixtureRunner: Sendable {
         } catch {
             throw FixtureError(path: fixture.file.path, problem: "script \(fixture.script.path) cannot be read; fix 'script'")
         }
+        for (url, answer) in fixture.media.sorted(by: { $0.key < $1.key }) {
+            if let file = answer.file, !FileManager.default.isReadableFile(atPath: file.path) {
+                throw FixtureError(path: fixture.file.path, problem: "media file \(file.path) for \(url) cannot be read; fix 'media'")
+            }
+        }
         let request = NotificationRequest(
             payload: payload, app: fixture.app, locales: fixture.locales, limits: fixture.limits,
             categories: fixture.categories, keys: fixture.keys, media: fixture.media)

@@ -122,6 +122,22 @@ private func fixture(_ name: String, payload: String = #"{"aps": {"alert": "x", 
         #expect(summary.exitStatus == 2)
     }
 
+    @Test func aMissingMediaFileIsAMalformedFixture() async throws {
+        let folder = try Folder([
+            "rules.lua": script,
+            "1.fixture.json": #"{"script": "rules.lua", "payload": {"aps": {}}, "media": {"https://a.example/x.jpg": "media/typo.jpg"}, "expect": {}}"#,
+            "2.fixture.json": #"{"script": "rules.lua", "payload": {"aps": {}}, "media": {"https://a.example/x.jpg": {"file": "media/typo.jpg", "status": 404}}, "expect": {}}"#,
+        ])
+        defer { folder.remove() }
+        let (lines, summary) = try await folder.run()
+        let missing = folder.url.appendingPathComponent("media/typo.jpg").standardizedFileURL.path
+        #expect(lines.count == 2)
+        for (index, line) in lines.enumerated() {
+            #expect(line.hasPrefix("ERROR ") && line.contains("\(index + 1).fixture.json: media file \(missing) for https://a.example/x.jpg cannot be read; fix 'media'"), "\(line)")
+        }
+        #expect(summary.exitStatus == 2)
+    }
+
     @Test func filterKeepsMatchingNamesAndPaths() async throws {
         let folder = try Folder([
             "rules.lua": script,
