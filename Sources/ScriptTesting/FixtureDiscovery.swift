@@ -21,7 +21,7 @@ public enum FixtureDiscovery {
         for path in paths {
             var isDirectory: ObjCBool = false
             guard fm.fileExists(atPath: path, isDirectory: &isDirectory) else {
-                throw FixtureError(path: path, problem: "no such file or folder")
+                throw FixtureError(path: path, problem: "no such file or folder; check the path")
             }
             let url = URL(fileURLWithPath: path).standardizedFileURL
             if isDirectory.boolValue {
