@@ -21,9 +21,9 @@ public struct FixtureRunner: Sendable {
         self.parallelFolders = max(1, parallelFolders)
     }
 
-    /// Runs the folders, calling `report` with each fixture file's report in folder order
-    /// (`PASS`/`FAIL` lines, and `ERROR path: problem` for malformed files); returns the totals.
-    public func run(_ folders: [FixtureFolder], report: @Sendable (String) -> Void) async -> FixtureSummary {
+    /// Runs the folders, calling `report` with each fixture file's result in folder order;
+    /// returns the totals.
+    public func run(_ folders: [FixtureFolder], report: @Sendable (FixtureFileResult) -> Void) async -> FixtureSummary {
         var summary = FixtureSummary()
         var finished: [Int: [FixtureFileResult]] = [:]
         var reported = 0
@@ -40,7 +40,7 @@ public struct FixtureRunner: Sendable {
                 finished[index] = results
                 while let done = finished.removeValue(forKey: reported) {
                     for result in done {
-                        report(result.report)
+                        report(result)
                         summary.count(result.state)
                     }
                     reported += 1

@@ -10,6 +10,39 @@ import Testing
         #"{"name": "\#(name)", "script": "rules.lua", "payload": {"aps": {"alert": "x", "mutable-content": 1}}, "expect": {"content": {"title": "\#(title)"}}}"#
     }
 
+    @Test func passFailAndTheClosingLineLastWithExitStatusOne() async throws {
+        let scratch = try Scratch()
+        try scratch.write("rules.lua", Self.script)
+        try scratch.write("1.fixture.json", Self.fixture("greets", title: "Hi"))
+        try scratch.write("2.fixture.json", Self.fixture("expects another title", title: "Hello"))
+        let out = try await CLI.run(["test", scratch.url.path])
+        #expect(out.status == 1, "\(out)")
+        let lines = out.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first == "PASS greets")
+        #expect(lines.contains { $0.hasPrefix("FAIL expects another title") })
+        #expect(lines.contains(#"  content.title: expected "Hello", actual "Hi""#))
+        #expect(lines.last == "1 passed, 1 failed")
+        #expect(out.stderr == "")
+
+        let passing = try await CLI.run(["test", scratch.path("1.fixture.json")])
+        #expect(passing.status == 0)
+        #expect(passing.stdout == "PASS greets\n1 passed, 0 failed\n")
+    }
+
+    @Test func aMalformedFixtureIsNamedOnBothStreamsAndExitsTwo() async throws {
+        let scratch = try Scratch()
+        try scratch.write("rules.lua", Self.script)
+        try scratch.write("1.fixture.json", Self.fixture("greets", title: "Hi"))
+        let broken = try scratch.write("2.fixture.json", #"{"script": "rules.lua", "payload": {"aps": {}}}"#)
+        try scratch.write("3.fixture.json", Self.fixture("expects another title", title: "Hello"))
+        let out = try await CLI.run(["test", scratch.url.path])
+        #expect(out.status == 2, "\(out)")
+        let problem = "\(broken): 'expect' is missing: say what the result must contain"
+        #expect(out.stdout.split(separator: "\n").map(String.init).contains("ERROR \(problem)"))
+        #expect(out.stdout.hasSuffix("\n1 passed, 2 failed\n"))
+        #expect(out.errorLines == ["pushscript test: \(problem)"])
+    }
+
     @Test func missingPathsAndNoPathsAreUsageErrors() async throws {
         let scratch = try Scratch()
         let nowhere = scratch.path("nowhere")

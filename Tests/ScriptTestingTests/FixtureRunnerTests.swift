@@ -19,7 +19,7 @@ private struct Folder {
     func run(filter: String? = nil) async throws -> ([String], FixtureSummary) {
         let folders = try FixtureDiscovery.folders(under: [url.path])
         let lines = LineBox()
-        let summary = await FixtureRunner(filter: filter).run(folders) { lines.add($0) }
+        let summary = await FixtureRunner(filter: filter).run(folders) { lines.add($0.report) }
         return (lines.lines, summary)
     }
 }

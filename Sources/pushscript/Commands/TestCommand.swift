@@ -1,5 +1,6 @@
 import Foundation
 import ScriptTesting
+import Synchronization
 
 /// `pushscript test PATH... [--filter TEXT]`: runs fixtures.
 enum TestCommand: Command {
@@ -27,7 +28,16 @@ enum TestCommand: Command {
             throw UsageError("pushscript test: \(error.path): \(error.problem)")
         }
         let runner = FixtureRunner(filter: a.value("--filter"))
-        let summary = await runner.run(folders) { line in print(line) }
+        let malformed = Mutex<[String]>([])
+        let summary = await runner.run(folders) { result in
+            print(result.report)
+            if result.state == .malformed { malformed.withLock { $0.append(result.report) } }
+        }
+        // Malformed files again on standard error, just before the closing line, which stays
+        // last on standard output.
+        for report in malformed.withLock({ $0 }) {
+            printError("pushscript test: \(report.dropFirst("ERROR ".count))")
+        }
         print(summary.line)
         return summary.exitStatus
     }
