@@ -121,7 +121,7 @@ extension Fixture {
             guard let data = FileManager.default.contents(atPath: url.path) else {
                 throw FixtureError(path: file.path, problem: "payload file \(url.path) cannot be read; fix 'payload'")
             }
-            return url.pathExtension == "apns" ? try Payload(apnsFileData: data) : try Payload(jsonData: data)
+            return try PayloadFile.payload(data, path: url.path)
         }
     }
 }

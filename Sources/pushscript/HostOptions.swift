@@ -1,6 +1,7 @@
 import Foundation
 import NotificationModel
 import ScriptHost
+import ScriptTesting
 
 /// The options `run`, `preview`, `bench` and `serve` share (SPEC section 5).
 enum HostOptions {
@@ -103,7 +104,7 @@ func readPayload(_ path: String, command: String) throws(UsageError) -> Payload 
         throw UsageError("pushscript \(command): cannot read payload \(path); check the path")
     }
     do {
-        return path.hasSuffix(".apns") ? try Payload(apnsFileData: data) : try Payload(jsonData: data)
+        return try PayloadFile.payload(data, path: path)
     } catch {
         throw UsageError("pushscript \(command): \(path) is not a valid payload: \(error.message)")
     }

@@ -79,6 +79,17 @@ import Testing
         #expect((try parseJSON(overridden.stdout)["content"] as? [String: Any])?["title"] as? String == "com.example.other")
     }
 
+    @Test func anApnsFileIsKnownByItsExtensionInAnyCase() async throws {
+        let scratch = try Scratch()
+        let script = try scratch.write("rules.lua", #"function didReceive(r, c) c.title = tostring(r.app) end"#)
+        let apns = try scratch.write("Push.APNS", #"{"Simulator Target Bundle": "com.example.news", "aps": {"alert": "hi", "mutable-content": 1}}"#)
+        let out = try await CLI.run(["run", script, apns])
+        #expect(out.status == 0, "\(out)")
+        let content = try parseJSON(out.stdout)["content"] as? [String: Any]
+        #expect(content?["title"] as? String == "com.example.news")
+        #expect((content?["userInfo"] as? [String: Any])?["Simulator Target Bundle"] == nil)
+    }
+
     @Test func localeSetsTheRequestsLocales() async throws {
         let scratch = try Scratch()
         let script = try scratch.write("rules.lua", #"function didReceive(r, c) c.title = table.concat(r.locales, "|") c.body = tostring(locale.best({"en", "de"})) end"#)

@@ -138,6 +138,23 @@ private func fixture(_ name: String, payload: String = #"{"aps": {"alert": "x", 
         #expect(summary.exitStatus == 2)
     }
 
+    @Test func anApnsPayloadFileNamesTheAppUnlessTheFixtureDoes() async throws {
+        let appScript = #"function didReceive(r, c) c.title = tostring(r.app) end"#
+        let apns = #"{"Simulator Target Bundle": "com.from.file", "aps": {"alert": "x", "mutable-content": 1}}"#
+        let folder = try Folder([
+            "rules.lua": appScript,
+            "push.apns": apns,
+            "Push.APNS": apns,
+            "1.fixture.json": #"{"name": "file", "script": "rules.lua", "payload": "push.apns", "expect": {"content": {"title": "com.from.file", "userInfo": {"aps": {"alert": "x"}}}}}"#,
+            "2.fixture.json": #"{"name": "upper case", "script": "rules.lua", "payload": "Push.APNS", "expect": {"content": {"title": "com.from.file"}}}"#,
+            "3.fixture.json": #"{"name": "fixture wins", "script": "rules.lua", "app": "com.fixture", "payload": "push.apns", "expect": {"content": {"title": "com.fixture"}}}"#,
+        ])
+        defer { folder.remove() }
+        let (lines, summary) = try await folder.run()
+        #expect(lines == ["PASS file", "PASS upper case", "PASS fixture wins"])
+        #expect(summary.exitStatus == 0)
+    }
+
     @Test func filterKeepsMatchingNamesAndPaths() async throws {
         let folder = try Folder([
             "rules.lua": script,

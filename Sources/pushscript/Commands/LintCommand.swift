@@ -1,5 +1,6 @@
 import Foundation
 import NotificationModel
+import ScriptTesting
 
 /// `pushscript lint PAYLOAD...`: checks payloads against SPEC section 3.
 enum LintCommand: Command {
@@ -33,7 +34,7 @@ enum LintCommand: Command {
                 unreadable = true
                 continue
             }
-            let findings = PayloadLinter.lint(data: data, isAPNS: path.lowercased().hasSuffix(".apns"))
+            let findings = PayloadLinter.lint(data: data, isAPNS: PayloadFile.isAPNS(path))
             for finding in findings {
                 print("\(path): \(finding.severity.rawValue): \(finding.message)")
                 if finding.severity == .error { status = 1 }
