@@ -98,6 +98,23 @@ enum HostOptions {
     }
 }
 
+/// What `run`, `preview` and `bench` deliver: `SCRIPT PAYLOAD` and the host options.
+struct DeliveryInput {
+    let script: Script
+    let request: NotificationRequest
+    let configuration: HostConfiguration
+
+    /// Reads the two positionals and the options; a usage error names what is wrong.
+    init(_ a: ParsedArguments, command: String) throws(UsageError) {
+        guard a.positionals.count == 2 else {
+            throw UsageError("pushscript \(command): expected SCRIPT and PAYLOAD, got \(a.positionals.count) arguments; run 'pushscript \(command) --help'")
+        }
+        script = try readScript(a.positionals[0], command: command)
+        request = NotificationRequest(payload: try readPayload(a.positionals[1], command: command), app: a.value("--app"))
+        configuration = try HostOptions.configuration(a, command: command)
+    }
+}
+
 /// Reads a payload file (`.json`, or `.apns` by its extension).
 func readPayload(_ path: String, command: String) throws(UsageError) -> Payload {
     guard let data = FileManager.default.contents(atPath: path) else {

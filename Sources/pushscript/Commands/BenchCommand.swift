@@ -24,16 +24,11 @@ enum BenchCommand: Command {
     static let options = HostOptions.specs + [.value("-n"), .value("--concurrency")]
 
     static func run(_ a: ParsedArguments) async throws -> Int32 {
-        guard a.positionals.count == 2 else {
-            throw UsageError("pushscript bench: expected SCRIPT and PAYLOAD, got \(a.positionals.count) arguments; run 'pushscript bench --help'")
-        }
+        let input = try DeliveryInput(a, command: name)
         let count = try a.value("-n").map { try HostOptions.positive($0, "-n", name) } ?? 1000
         let concurrency = try a.value("--concurrency").map { try HostOptions.positive($0, "--concurrency", name) } ?? 1
-        let script = try readScript(a.positionals[0], command: name)
-        let payload = try readPayload(a.positionals[1], command: name)
-        let configuration = try HostOptions.configuration(a, command: name)
-        let host = ScriptHost(configuration: configuration)
-        let request = NotificationRequest(payload: payload, app: a.value("--app"))
+        let (script, request) = (input.script, input.request)
+        let host = ScriptHost(configuration: input.configuration)
         #if DEBUG
         printError("pushscript bench: this is a debug build; for figures worth quoting run 'swift build -c release' and '.build/release/pushscript bench'")
         #endif

@@ -26,22 +26,18 @@ enum PreviewCommand: Command {
     static let options: [OptionSpec] = HostOptions.specs + [.value("--out")]
 
     static func run(_ a: ParsedArguments) async throws -> Int32 {
-        guard a.positionals.count == 2 else {
-            throw UsageError("pushscript preview: expected SCRIPT and PAYLOAD, got \(a.positionals.count) arguments; run 'pushscript preview --help'")
-        }
+        let input = try DeliveryInput(a, command: name)
         guard let out = a.value("--out"), !out.isEmpty else {
             throw UsageError("pushscript preview: give --out FILE.html, the page to write")
         }
-        let script = try readScript(a.positionals[0], command: name)
-        let payload = try readPayload(a.positionals[1], command: name)
-        var configuration = try HostOptions.configuration(a, command: name)
+        let (script, request) = (input.script, input.request)
+        var configuration = input.configuration
         // The attachments are inlined into the page; their files go once it is written.
         let attachments = FileManager.default.temporaryDirectory.appendingPathComponent("pushscript-preview-\(UUID().uuidString)", isDirectory: true)
         configuration.attachmentDirectory = attachments
         defer { try? FileManager.default.removeItem(at: attachments) }
 
         let host = ScriptHost(configuration: configuration)
-        let request = NotificationRequest(payload: payload, app: a.value("--app"))
         let result = await host.deliver(request, script: .script(script))
         let preview = NotificationPreview(
             result: result, app: request.resolvedApp, categories: host.categories(app: request.resolvedApp), scriptName: script.name)

@@ -19,14 +19,9 @@ enum RunCommand: Command {
     static let options = HostOptions.specs
 
     static func run(_ a: ParsedArguments) async throws -> Int32 {
-        guard a.positionals.count == 2 else {
-            throw UsageError("pushscript run: expected SCRIPT and PAYLOAD, got \(a.positionals.count) arguments; run 'pushscript run --help'")
-        }
-        let script = try readScript(a.positionals[0], command: name)
-        let payload = try readPayload(a.positionals[1], command: name)
-        let configuration = try HostOptions.configuration(a, command: name)
-        let host = ScriptHost(configuration: configuration)
-        let result = await host.deliver(NotificationRequest(payload: payload, app: a.value("--app")), script: .script(script))
+        let input = try DeliveryInput(a, command: name)
+        let host = ScriptHost(configuration: input.configuration)
+        let result = await host.deliver(input.request, script: .script(input.script))
         print(result.prettyJSON())
         return result.outcome == .completed ? 0 : 3
     }
