@@ -11,8 +11,9 @@ enum HostOptions {
         .value("--cpu-ms"), .value("--memory-mb"), .value("--time-ms"), .value("--state"),
     ]
 
-    static let help = """
-      --app ID              the app's bundle identifier (wins over an .apns file's)
+    /// The options' lines for `--help`; `app` says what `--app` names.
+    static func help(app: String = "the app's bundle identifier (wins over an .apns file's)") -> String { """
+      --app ID              \(app)
       --locale L[,L...]     the device's preferred languages, most preferred first
       --categories FILE     categories the app declares (a JSON list as in fixtures)
       --key NAME=BASE64     a key for keys.get (repeatable)
@@ -23,7 +24,7 @@ enum HostOptions {
       --memory-mb N         memory limit of the Lua state in MiB (default 8)
       --time-ms N           deadline of the whole request in ms (default 25000)
       --state DIR           keep the store and registered categories in DIR
-    """
+    """ }
 
     /// The host configuration the options describe.
     static func configuration(_ a: ParsedArguments, command: String) throws(UsageError) -> HostConfiguration {

@@ -18,7 +18,7 @@ enum BenchCommand: Command {
         options:
           -n N                  deliveries to time (default 1000)
           --concurrency C       deliveries in flight at once (default 1)
-        \(HostOptions.help)
+        \(HostOptions.help())
           --help                this help
         """
     static let options = HostOptions.specs + [.value("-n"), .value("--concurrency")]

@@ -20,7 +20,7 @@ enum PreviewCommand: Command {
 
         options:
           --out FILE.html       where to write the page (required)
-        \(HostOptions.help)
+        \(HostOptions.help())
           --help                this help
         """
     static let options: [OptionSpec] = HostOptions.specs + [.value("--out")]

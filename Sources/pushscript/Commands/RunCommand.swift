@@ -13,7 +13,7 @@ enum RunCommand: Command {
         2 usage error or unreadable/invalid input.
 
         options:
-        \(HostOptions.help)
+        \(HostOptions.help())
           --help                this help
         """
     static let options = HostOptions.specs

@@ -27,7 +27,7 @@ enum ServeCommand: Command {
         options:
           --scripts DIR         the folder of <bundle-id>.lua scripts (required)
           --concurrency N       requests in flight at once (default 16)
-        \(HostOptions.help.replacingOccurrences(of: "the app's bundle identifier (wins over an .apns file's)", with: "the app of requests that name none"))
+        \(HostOptions.help(app: "the app of requests that name none"))
           --help                this help
         """
     static let options = HostOptions.specs + [.value("--scripts"), .value("--concurrency")]
