@@ -5,18 +5,15 @@ struct UsageError: Error, CustomStringConvertible {
     var description: String { message }
 }
 
-/// An option a command takes.
+/// An option a command takes: every option takes a value (`--name VALUE` or `--name=VALUE`).
 struct OptionSpec {
     /// `--name`.
     let name: String
-    /// Whether it takes a value (`--name VALUE` or `--name=VALUE`).
-    let takesValue: Bool
     /// Whether it may be given more than once.
     let repeatable: Bool
 
-    static func flag(_ name: String) -> OptionSpec { OptionSpec(name: name, takesValue: false, repeatable: false) }
     static func value(_ name: String, repeatable: Bool = false) -> OptionSpec {
-        OptionSpec(name: name, takesValue: true, repeatable: repeatable)
+        OptionSpec(name: name, repeatable: repeatable)
     }
 }
 
@@ -24,14 +21,11 @@ struct OptionSpec {
 struct ParsedArguments {
     var positionals: [String] = []
     var values: [String: [String]] = [:]
-    var flags: Set<String> = []
 
     /// The last value of an option.
     func value(_ name: String) -> String? { values[name]?.last }
     /// Every value of a repeatable option.
     func all(_ name: String) -> [String] { values[name] ?? [] }
-    /// Whether a flag was given.
-    func has(_ name: String) -> Bool { flags.contains(name) }
 
     /// Parses `arguments` for `command` against its options. `--` ends the options.
     static func parse(_ arguments: [String], command: String, options: [OptionSpec]) throws(UsageError) -> ParsedArguments {
@@ -59,25 +53,20 @@ struct ParsedArguments {
             guard let spec = specs[name] else {
                 throw UsageError("pushscript \(command): unknown option '\(name)'; run 'pushscript \(command) --help' for the options")
             }
-            if spec.takesValue {
-                let value: String
-                if let inline {
-                    value = inline
-                } else {
-                    guard i < arguments.count else {
-                        throw UsageError("pushscript \(command): option '\(name)' needs a value; run 'pushscript \(command) --help'")
-                    }
-                    value = arguments[i]
-                    i += 1
-                }
-                if !spec.repeatable, parsed.values[name] != nil {
-                    throw UsageError("pushscript \(command): option '\(name)' is given twice; give it once")
-                }
-                parsed.values[name, default: []].append(value)
+            let value: String
+            if let inline {
+                value = inline
             } else {
-                if inline != nil { throw UsageError("pushscript \(command): option '\(name)' takes no value") }
-                parsed.flags.insert(name)
+                guard i < arguments.count else {
+                    throw UsageError("pushscript \(command): option '\(name)' needs a value; run 'pushscript \(command) --help'")
+                }
+                value = arguments[i]
+                i += 1
             }
+            if !spec.repeatable, parsed.values[name] != nil {
+                throw UsageError("pushscript \(command): option '\(name)' is given twice; give it once")
+            }
+            parsed.values[name, default: []].append(value)
         }
         return parsed
     }
