@@ -3,8 +3,8 @@ import Testing
 
 @Suite("pushscript check")
 struct CheckCommandTests {
-    @Test func typosOfReadsAndWritesAreWarnedWithTheirLines() throws {
-        let dir = try ToolingBinary.folder(["rules.lua": """
+    @Test func typosOfReadsAndWritesAreWarnedWithTheirLines() async throws {
+        let dir = try folder(["rules.lua": """
             -- rules for the news app
             local M = {}
             function didReceive(request, content)
@@ -16,7 +16,7 @@ struct CheckCommandTests {
               local data = json.decod(url)
             end
             """])
-        let run = try ToolingBinary.run(["check", "rules.lua"], in: dir)
+        let run = try await CLI.run(["check", "rules.lua"], in: dir)
         #expect(run.lines == [
             "rules.lua:4: warning: read of unknown global 'conent'",
             "rules.lua:7: warning: write of global 'x' (make it local)",
@@ -27,8 +27,8 @@ struct CheckCommandTests {
         #expect(run.stderr.isEmpty)
     }
 
-    @Test func scopesLocalsUpvaluesForVariablesAndEnv() throws {
-        let dir = try ToolingBinary.folder(["scopes.lua": """
+    @Test func scopesLocalsUpvaluesForVariablesAndEnv() async throws {
+        let dir = try folder(["scopes.lua": """
             local cache = {}
             local function remember(key, value) cache[key] = value end
             local Formatter = {}
@@ -45,7 +45,7 @@ struct CheckCommandTests {
               _G.counter = 1
             end
             """])
-        let run = try ToolingBinary.run(["check", "scopes.lua"], in: dir)
+        let run = try await CLI.run(["check", "scopes.lua"], in: dir)
         #expect(run.lines == [
             "scopes.lua:12: warning: read of unknown global 'inner'",
             "scopes.lua:14: warning: write of global 'counter' (make it local)",
@@ -53,35 +53,35 @@ struct CheckCommandTests {
         #expect(run.status == 0)
     }
 
-    @Test func compileErrorAndMissingHandlerAreErrors() throws {
-        let dir = try ToolingBinary.folder([
+    @Test func compileErrorAndMissingHandlerAreErrors() async throws {
+        let dir = try folder([
             "broken.lua": "function didReceive(request, content)\n  content.title = = 1\nend\n",
             "nohandler.lua": "local function helper() end\nfunction bestAttempt(content, reason) end\n",
             "good.lua": "function didReceive(request, content) end\n",
         ])
-        let run = try ToolingBinary.run(["check", "good.lua", "broken.lua", "nohandler.lua"], in: dir)
+        let run = try await CLI.run(["check", "good.lua", "broken.lua", "nohandler.lua"], in: dir)
         #expect(run.status == 1)
         #expect(run.lines.count == 2)
         #expect(run.lines.first?.hasPrefix("broken.lua:2: ") == true)
         #expect(run.lines.first?.contains("near '='") == true)
         #expect(run.lines.last == "nohandler.lua: error: no didReceive function")
 
-        let clean = try ToolingBinary.run(["check", "good.lua"], in: dir)
+        let clean = try await CLI.run(["check", "good.lua"], in: dir)
         #expect(clean.status == 0)
         #expect(clean.stdout.isEmpty)
     }
 
-    @Test func unterminatedStringIsACompileError() throws {
-        let dir = try ToolingBinary.folder(["open.lua": "function didReceive(r, c)\n  c.title = \"open\nend\n"])
-        let run = try ToolingBinary.run(["check", "open.lua"], in: dir)
+    @Test func unterminatedStringIsACompileError() async throws {
+        let dir = try folder(["open.lua": "function didReceive(r, c)\n  c.title = \"open\nend\n"])
+        let run = try await CLI.run(["check", "open.lua"], in: dir)
         #expect(run.status == 1)
         #expect(run.lines.count == 1)
         #expect(run.lines.first?.hasPrefix("open.lua:2: unfinished string") == true)
     }
 
-    @Test func unreadableFileExitsTwo() throws {
-        let dir = try ToolingBinary.folder(["good.lua": "function didReceive(request, content) end\n"])
-        let run = try ToolingBinary.run(["check", "good.lua", "missing.lua"], in: dir)
+    @Test func unreadableFileExitsTwo() async throws {
+        let dir = try folder(["good.lua": "function didReceive(request, content) end\n"])
+        let run = try await CLI.run(["check", "good.lua", "missing.lua"], in: dir)
         #expect(run.status == 2)
         #expect(run.stderr.hasPrefix("pushscript check: cannot read script "))
         #expect(run.stderr.contains("missing.lua"))

@@ -19,11 +19,11 @@ struct PreviewCommandTests {
 
     static let categories = #"[{"identifier": "news", "actions": [{"identifier": "open", "title": "Open"}, {"identifier": "del", "title": "Delete", "options": ["destructive"]}]}]"#
 
-    @Test func writesOneSelfContainedPage() throws {
-        let dir = try ToolingBinary.folder(["rules.lua": Self.script, "push.json": Self.payload, "categories.json": Self.categories])
+    @Test func writesOneSelfContainedPage() async throws {
+        let dir = try folder(["rules.lua": Self.script, "push.json": Self.payload, "categories.json": Self.categories])
         defer { try? FileManager.default.removeItem(at: dir) }
         try Self.png.write(to: dir.appendingPathComponent("p.png"))
-        let run = try ToolingBinary.run([
+        let run = try await CLI.run([
             "preview", "rules.lua", "push.json", "--out", "page.html", "--app", "com.example.news",
             "--categories", "categories.json", "--media", "https://cdn.example.com/p.png=p.png",
         ], in: dir)
@@ -41,10 +41,10 @@ struct PreviewCommandTests {
         #expect(!html.contains("https://cdn.example.com"))
     }
 
-    @Test func fallbackExitsThreeAndStillDraws() throws {
-        let dir = try ToolingBinary.folder(["rules.lua": "function didReceive(r, c) c.body = 'partial'; error('broken') end", "push.json": Self.payload])
+    @Test func fallbackExitsThreeAndStillDraws() async throws {
+        let dir = try folder(["rules.lua": "function didReceive(r, c) c.body = 'partial'; error('broken') end", "push.json": Self.payload])
         defer { try? FileManager.default.removeItem(at: dir) }
-        let run = try ToolingBinary.run(["preview", "rules.lua", "push.json", "--out", "page.html"], in: dir)
+        let run = try await CLI.run(["preview", "rules.lua", "push.json", "--out", "page.html"], in: dir)
         #expect(run.status == 3)
         let html = try String(contentsOf: dir.appendingPathComponent("page.html"), encoding: .utf8)
         #expect(html.contains("<span class=\"outcome fallback\">fallback</span>"))
@@ -52,13 +52,13 @@ struct PreviewCommandTests {
         #expect(html.contains("<div class=\"body clamped\">partial</div>"))
     }
 
-    @Test func outIsRequiredAndMustBeWritable() throws {
-        let dir = try ToolingBinary.folder(["rules.lua": Self.script, "push.json": Self.payload])
+    @Test func outIsRequiredAndMustBeWritable() async throws {
+        let dir = try folder(["rules.lua": Self.script, "push.json": Self.payload])
         defer { try? FileManager.default.removeItem(at: dir) }
-        let missing = try ToolingBinary.run(["preview", "rules.lua", "push.json"], in: dir)
+        let missing = try await CLI.run(["preview", "rules.lua", "push.json"], in: dir)
         #expect(missing.status == 2)
         #expect(missing.stderr == "pushscript preview: give --out FILE.html, the page to write\n")
-        let unwritable = try ToolingBinary.run(["preview", "rules.lua", "push.json", "--out", "no/such/folder/page.html"], in: dir)
+        let unwritable = try await CLI.run(["preview", "rules.lua", "push.json", "--out", "no/such/folder/page.html"], in: dir)
         #expect(unwritable.status == 2)
         #expect(unwritable.stderr.hasPrefix("pushscript preview: cannot write no/such/folder/page.html"))
     }

@@ -9,7 +9,7 @@ final class WatchProcess {
 
     init(_ arguments: [String], in directory: URL) throws {
         let process = Process()
-        process.executableURL = ToolingBinary.url
+        process.executableURL = CLI.binary
         process.arguments = ["watch"] + arguments
         process.currentDirectoryURL = directory
         process.standardInput = FileHandle.nullDevice
@@ -69,7 +69,7 @@ struct WatchCommandTests {
         """
 
     @Test func picksUpAnEditAndARenameSave() async throws {
-        let dir = try ToolingBinary.folder(["rules/app.lua": Self.script("Hello"), "tests/a.fixture.json": Self.fixture])
+        let dir = try folder(["rules/app.lua": Self.script("Hello"), "tests/a.fixture.json": Self.fixture])
         defer { try? FileManager.default.removeItem(at: dir) }
         let watch = try WatchProcess(["tests"], in: dir)
 
@@ -102,7 +102,7 @@ struct WatchCommandTests {
     }
 
     @Test func keepsGoingWhenTheScriptBreaksAndRunsNewFixtures() async throws {
-        let dir = try ToolingBinary.folder(["rules/app.lua": Self.script("Hello"), "tests/a.fixture.json": Self.fixture])
+        let dir = try folder(["rules/app.lua": Self.script("Hello"), "tests/a.fixture.json": Self.fixture])
         defer { try? FileManager.default.removeItem(at: dir) }
         let watch = try WatchProcess(["tests"], in: dir)
         _ = await watch.waitForSummaries(1)
@@ -124,8 +124,8 @@ struct WatchCommandTests {
         #expect(watch.interrupt() != 0)
     }
 
-    @Test func missingPathIsAUsageError() throws {
-        let run = try ToolingBinary.run(["watch", "nowhere"], in: FileManager.default.temporaryDirectory)
+    @Test func missingPathIsAUsageError() async throws {
+        let run = try await CLI.run(["watch", "nowhere"], in: FileManager.default.temporaryDirectory)
         #expect(run.status == 2)
         #expect(run.stderr.hasPrefix("pushscript watch: nowhere: no such file or folder"))
     }

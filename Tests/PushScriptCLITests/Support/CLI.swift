@@ -7,6 +7,9 @@ struct CLIOutput: CustomStringConvertible {
     let stdout: String
     let stderr: String
 
+    /// Standard output's lines, empty ones left out.
+    var lines: [String] { stdout.split(separator: "\n").map(String.init) }
+
     /// Standard error's lines.
     var errorLines: [String] { stderr.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init) }
 

@@ -61,3 +61,15 @@ func keysInOrder(_ pretty: String, indent: Int, under parent: String? = nil) -> 
         return String(line[line.index(line.startIndex, offsetBy: prefix.count)..<close])
     }
 }
+
+/// A fresh folder in the temporary directory holding `files` (relative path → text), for a
+/// command run in it with relative paths.
+func folder(_ files: [String: String]) throws -> URL {
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent("pushscript-cli-\(UUID().uuidString)", isDirectory: true)
+    for (path, text) in files {
+        let file = root.appendingPathComponent(path)
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: file)
+    }
+    return root
+}
