@@ -74,9 +74,16 @@ public struct FixtureRunner: Sendable {
     }
 
     /// Runs one fixture through `host` and matches its result.
+    ///
+    /// A refused payload fails a fixture that does not expect an `error`, even one whose
+    /// `expect` names nothing else, and the refusal is what it reports.
     public func run(_ fixture: Fixture, on host: ScriptHost) async throws(FixtureError) -> FixtureOutcome {
         let result = try await resultJSON(fixture, on: host)
-        return FixtureOutcome(fixture: fixture, mismatches: SubsetMatcher.mismatches(expected: fixture.expect, actual: result), result: result)
+        var mismatches = SubsetMatcher.mismatches(expected: fixture.expect, actual: result)
+        if let refusal = result.objectValue?["error"], fixture.expect.objectValue?["error"] == nil {
+            mismatches.append(Mismatch(path: "error", expected: "none", actual: (try? refusal.jsonString()) ?? "?"))
+        }
+        return FixtureOutcome(fixture: fixture, mismatches: mismatches, result: result)
     }
 
     /// The result a fixture's request gets: the result object, or `{"error": why}` when its

@@ -76,6 +76,20 @@ private func fixture(_ name: String, payload: String = #"{"aps": {"alert": "x", 
         #expect(summary.line == "1 passed, 1 failed")
     }
 
+    @Test func aRefusedPayloadFailsAFixtureThatExpectsNoErrorAndSaysWhy() async throws {
+        let folder = try Folder([
+            "rules.lua": script,
+            "1.fixture.json": fixture("expects nothing", payload: #"{"aps": {"badge": "1"}}"#, expect: "{}"),
+            "2.fixture.json": fixture("expects a title", payload: #"{"aps": {"badge": "1"}}"#, expect: #"{"content": {"title": "Hi Ann"}}"#),
+        ])
+        defer { folder.remove() }
+        let (lines, summary) = try await folder.run()
+        #expect(lines.filter { $0.hasPrefix("FAIL ") }.count == 2)
+        #expect(lines.filter { $0 == #"  error: expected none, actual "aps.badge must be an integer >= 0""# }.count == 2)
+        #expect(lines.contains(#"  content: expected {"title":"Hi Ann"}, actual (missing)"#))
+        #expect(summary.line == "0 passed, 2 failed")
+    }
+
     @Test func malformedFixturesAreNamedWithTheProblem() async throws {
         let folder = try Folder([
             "rules.lua": script,
