@@ -7,7 +7,7 @@ import ScriptHost
 public struct FixtureRunner: Sendable {
     /// The configuration every folder's host starts from.
     public var configuration: HostConfiguration
-    /// Keep the fixtures whose name or file path contains this.
+    /// Keep the fixtures whose name or file path contains this (see ``runFiles(_:)``).
     public var filter: String?
     /// How many folders run at once.
     public var parallelFolders: Int
@@ -52,25 +52,47 @@ public struct FixtureRunner: Sendable {
     }
 
     /// Runs the fixtures of one folder through one host, in file-name order, and returns each
-    /// file's result in that order. Fixtures the filter leaves out have none.
+    /// file's result in that order.
+    ///
+    /// Fixtures the filter leaves out have no result, but those before a kept one still run,
+    /// so that it sees the store and categories it sees in a run of the whole folder.
     public func runFiles(_ folder: FixtureFolder) async -> [FixtureFileResult] {
+        let loaded = folder.files.map { file in (file, Result { () throws(FixtureError) in try Fixture(contentsOf: file) }) }
+        let lastKept = loaded.lastIndex { _, fixture in (try? fixture.get()).map(keeps) ?? false }
         var configuration = self.configuration
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("pushscript-test-\(UUID().uuidString)", isDirectory: true)
         configuration.attachmentDirectory = scratch
         defer { try? FileManager.default.removeItem(at: scratch) }
         let host = ScriptHost(configuration: configuration)
         var results: [FixtureFileResult] = []
-        for file in folder.files {
+        func malformed(_ file: URL, _ error: FixtureError) -> FixtureFileResult {
+            FixtureFileResult(file: file, report: "ERROR \(error.description)", state: .malformed)
+        }
+        for (index, (file, loading)) in loaded.enumerated() {
+            let fixture: Fixture
+            switch loading {
+            case .failure(let error):
+                results.append(malformed(file, error))
+                continue
+            case .success(let read):
+                fixture = read
+            }
+            guard let lastKept, index <= lastKept else { continue }
+            let kept = keeps(fixture)
             do {
-                let fixture = try Fixture(contentsOf: file)
-                if let filter, !fixture.name.contains(filter), !file.path.contains(filter) { continue }
                 let outcome = try await run(fixture, on: host)
-                results.append(FixtureFileResult(file: file, report: outcome.report, state: outcome.passed ? .passed : .failed))
+                if kept { results.append(FixtureFileResult(file: file, report: outcome.report, state: outcome.passed ? .passed : .failed)) }
             } catch {
-                results.append(FixtureFileResult(file: file, report: "ERROR \(error.description)", state: .malformed))
+                if kept { results.append(malformed(file, error)) }
             }
         }
         return results
+    }
+
+    /// Whether the filter keeps `fixture`: its name or file path contains the filter's text.
+    func keeps(_ fixture: Fixture) -> Bool {
+        guard let filter else { return true }
+        return fixture.name.contains(filter) || fixture.file.path.contains(filter)
     }
 
     /// Runs one fixture through `host` and matches its result.

@@ -183,6 +183,21 @@ private func fixture(_ name: String, payload: String = #"{"aps": {"alert": "x", 
         #expect(try await folder.run(filter: "b/2").0 == ["PASS text only"])
     }
 
+    @Test func fixturesBeforeAKeptOneStillRunUnreported() async throws {
+        let folder = try Folder([
+            "rules.lua": script,
+            "1.fixture.json": fixture("first", expect: #"{"content": {"badge": 1}}"#),
+            "2.fixture.json": fixture("unrelated and failing", expect: #"{"content": {"title": "nope"}}"#),
+            "3.fixture.json": fixture("third sees the store", expect: #"{"content": {"badge": 3}}"#),
+            "4.fixture.json": fixture("after the last kept one", expect: #"{"content": {"badge": 4}}"#),
+        ])
+        defer { folder.remove() }
+        let (lines, summary) = try await folder.run(filter: "third")
+        #expect(lines == ["PASS third sees the store"])
+        #expect(summary == FixtureSummary(passed: 1, failed: 0, malformed: 0))
+        #expect(try await folder.run(filter: "nothing matches") == ([], FixtureSummary()))
+    }
+
     @Test func foldersDoNotShareTheStore() async throws {
         let folder = try Folder([
             "a/rules.lua": script, "b/rules.lua": script,
