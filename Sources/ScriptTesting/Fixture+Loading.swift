@@ -24,6 +24,8 @@ extension Fixture {
             throw fail("unknown key '\(unknown)'; a fixture has \(Self.knownKeys.sorted().joined(separator: ", "))")
         }
         let folder = file.deletingLastPathComponent()
+        /// `script`, `payload` and `media` paths are relative to the fixture file.
+        func resolve(_ path: String) -> URL { URL(fileURLWithPath: path, relativeTo: folder).standardizedFileURL }
         func string(_ key: String) throws(FixtureError) -> String? {
             guard let value = object[key] else { return nil }
             guard let s = value.stringValue else { throw fail("'\(key)' must be a string") }
@@ -33,13 +35,13 @@ extension Fixture {
         self.file = file
         self.name = try string("name") ?? file.lastPathComponent
         guard let scriptPath = try string("script") else { throw fail("'script' is missing: name the Lua file to run") }
-        self.script = URL(fileURLWithPath: scriptPath, relativeTo: folder).standardizedFileURL
+        self.script = resolve(scriptPath)
         self.app = try string("app")
 
         switch object["payload"] {
         case .none: throw fail("'payload' is missing: give an object or a path to a .json or .apns file")
         case .object(let o): payload = .inline(.object(o))
-        case .string(let path): payload = .file(URL(fileURLWithPath: path, relativeTo: folder).standardizedFileURL)
+        case .string(let path): payload = .file(resolve(path))
         default: throw fail("'payload' must be an object or a path to a .json or .apns file")
         }
 
@@ -76,7 +78,7 @@ extension Fixture {
         if let value = object["media"] {
             guard case .object(let entries) = value else { throw fail("'media' must be an object of URL: answer") }
             for (url, answer) in entries {
-                media[url] = try Self.mediaAnswer(answer, url: url, folder: folder, fail: fail)
+                media[url] = try Self.mediaAnswer(answer, url: url, resolve: resolve, fail: fail)
             }
         }
         self.media = media
@@ -104,11 +106,11 @@ extension Fixture {
     }
 
     private static func mediaAnswer(
-        _ answer: JSONValue, url: String, folder: URL, fail: (String) -> FixtureError
+        _ answer: JSONValue, url: String, resolve: (String) -> URL, fail: (String) -> FixtureError
     ) throws(FixtureError) -> MediaAnswer {
         switch answer {
         case .string(let path):
-            return MediaAnswer(file: URL(fileURLWithPath: path, relativeTo: folder).standardizedFileURL)
+            return MediaAnswer(file: resolve(path))
         case .object(let o):
             func problem(_ text: String) -> FixtureError { fail("'media' entry for \(url): \(text)") }
             if let unknown = o.keys.sorted().first(where: { !["file", "status", "contentType", "delayMs"].contains($0) }) {
@@ -117,7 +119,7 @@ extension Fixture {
             var file: URL?
             if let path = o["file"] {
                 guard let p = path.stringValue else { throw problem("'file' must be a path") }
-                file = URL(fileURLWithPath: p, relativeTo: folder).standardizedFileURL
+                file = resolve(p)
             }
             var status = 200
             if let value = o["status"] {
