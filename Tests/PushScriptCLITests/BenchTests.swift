@@ -34,6 +34,22 @@ import Testing
         #expect(out.stdout.hasPrefix("bench: 20 deliveries of rules.lua, concurrency 1, after 20 warm-up\n"))
     }
 
+    @Test func leavesNoAttachmentsBehind() async throws {
+        let scratch = try Scratch()
+        let script = try scratch.write("rules.lua", #"function didReceive(r, c) c:attach(download("https://cdn.example.com/p.jpg")) end"#)
+        let payload = try scratch.write("p.json", plainPayload)
+        let picture = try scratch.write("p.jpg", jpegBytes)
+        let temporary = scratch.url.appendingPathComponent("tmp", isDirectory: true)
+        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+        let out = try await CLI.run(
+            ["bench", script, payload, "-n", "20", "--media", "https://cdn.example.com/p.jpg=\(picture)"],
+            environment: ["TMPDIR": temporary.path])
+        #expect(out.status == 0, "\(out)")
+        #expect(out.stdout.split(separator: "\n").last == "outcomes: 20 completed")
+        let left = FileManager.default.enumerator(atPath: temporary.path)?.allObjects.compactMap { $0 as? String } ?? []
+        #expect(left.filter { $0.hasSuffix(".jpg") }.isEmpty, "\(left.count) paths left, e.g. \(left.prefix(3))")
+    }
+
     @Test func usageErrors() async throws {
         let scratch = try Scratch()
         let script = try scratch.write("rules.lua", "function didReceive() end")

@@ -28,7 +28,12 @@ enum BenchCommand: Command {
         let count = try a.value("-n").map { try HostOptions.positive($0, "-n", name) } ?? 1000
         let concurrency = try a.value("--concurrency").map { try HostOptions.positive($0, "--concurrency", name) } ?? 1
         let (script, request) = (input.script, input.request)
-        let host = ScriptHost(configuration: input.configuration)
+        var configuration = input.configuration
+        // Every delivery may attach files; none is wanted once it is timed.
+        let attachments = FileManager.default.temporaryDirectory.appendingPathComponent("pushscript-bench-\(UUID().uuidString)", isDirectory: true)
+        configuration.attachmentDirectory = attachments
+        defer { try? FileManager.default.removeItem(at: attachments) }
+        let host = ScriptHost(configuration: configuration)
         #if DEBUG
         printError("pushscript bench: this is a debug build; for figures worth quoting run 'swift build -c release' and '.build/release/pushscript bench'")
         #endif
