@@ -12,10 +12,11 @@ public struct FixtureOutcome: Sendable {
     /// Whether the result matched.
     public var passed: Bool { mismatches.isEmpty }
 
-    /// `PASS name`, or `FAIL name` and one indented line per difference.
+    /// `PASS name`, or `FAIL name`, an indented line naming the fixture file, and one
+    /// indented line per difference (path, expected, actual).
     public var report: String {
         guard !passed else { return "PASS \(fixture.name)" }
-        return (["FAIL \(fixture.name)  (\(fixture.file.path))"] + mismatches.map { "  \($0)" }).joined(separator: "\n")
+        return (["FAIL \(fixture.name)", "  in \(fixture.file.path)"] + mismatches.map { "  \($0)" }).joined(separator: "\n")
     }
 }
 

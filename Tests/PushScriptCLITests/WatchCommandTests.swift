@@ -81,7 +81,8 @@ struct WatchCommandTests {
         lines = await watch.waitForSummaries(2)
         #expect(Array(lines.dropFirst(2)) == [
             "changed: rules/app.lua",
-            "FAIL greets  (\(dir.appendingPathComponent("tests/a.fixture.json").standardizedFileURL.path))",
+            "FAIL greets",
+            "  in \(dir.appendingPathComponent("tests/a.fixture.json").standardizedFileURL.path)",
             "  content.title: expected \"Hello\", actual \"Bye\"",
             "0 passed, 1 failed",
         ])

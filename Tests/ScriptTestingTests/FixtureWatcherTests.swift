@@ -150,7 +150,7 @@ struct FixtureWatcherTests {
         seen = await lines.waitForSummaries(2)
         #expect(Array(seen.dropFirst(3)) == [
             "changed: \(FixtureWatcher.describe([tree.path("rules/app.lua")]))",
-            "FAIL greets  (\(tree.path("tests/a.fixture.json")))\n  content.title: expected \"Hello\", actual \"Bye\"",
+            "FAIL greets\n  in \(tree.path("tests/a.fixture.json"))\n  content.title: expected \"Hello\", actual \"Bye\"",
             "1 passed, 1 failed",
         ])
 
