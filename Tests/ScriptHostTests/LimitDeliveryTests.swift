@@ -100,4 +100,34 @@ import Testing
         // A state that went past a limit is not reused.
         #expect(host.runtime(for: "com.example.app").pool(host.services).idleCount == 0)
     }
+
+    @Test func aStateStuckPastTheDeadlineIsGivenUpAndBestAttemptRunsInAFreshOne() async throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let host = ScriptHost(configuration: HostConfiguration(stateDirectory: folder, offline: true))
+        // Another holder of the store's lock file: the script's store.set waits in flock(2),
+        // where no check reaches it.
+        let file = StateFile(directory: folder, app: "com.example.app", kind: "store")
+        let locked = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        Thread { try? file.withLock { locked.signal(); release.wait() } }.start()
+        locked.wait()
+        defer { release.signal() }
+        let start = ContinuousClock.now
+        let result = try await deliver("""
+            function didReceive(r, c)
+              c.title = "waiting"
+              store.set("k", 1)
+              c.title = "stored"
+            end
+            function bestAttempt(c, reason) c.body = "fresh " .. reason.kind end
+            """, host: host, limits: ScriptLimits(cpuTime: .seconds(1), memoryBytes: 8 << 20, time: .milliseconds(200)))
+        let took = ContinuousClock.now - start
+        #expect(result.outcome == .fallback)
+        #expect(result.reason?.kind == .time)
+        #expect(result.content.title == "waiting")
+        #expect(result.content.body == "fresh time")
+        #expect(result.logs.contains { $0.source == "host" && $0.message.contains("abandoned") }, "\(result.logs)")
+        #expect(took < .milliseconds(200) + .milliseconds(800), "took \(took)")
+    }
 }
