@@ -114,16 +114,17 @@ extension HostedSandbox {
     }
 
     /// The content as `request.content` shows it: its fields, unset ones left out (nil).
-    static func snapshot(_ content: NotificationContent) -> JSONValue {
-        guard case .object(let fields) = content.toJSON() else { return .object([:]) }
-        return .object(fields.filter { !$0.value.isNull })
+    static func snapshot(_ content: NotificationContent) -> LuaValue {
+        .table(LuaTable(fields: ContentField.allCases.compactMap { field in
+            content.value(of: field).map { (field.rawValue, ValueConversion.lua($0)) }
+        }))
     }
 
     /// Makes the read-only `request` table.
     func makeRequestValue(_ run: RequestRun) -> LuaReference? {
         var fields: [(String, LuaValue)] = [
             ("identifier", .text(run.identifier)),
-            ("content", ValueConversion.lua(Self.snapshot(run.original))),
+            ("content", Self.snapshot(run.original)),
             ("locales", .table(LuaTable(array: run.locales.map(LuaValue.text)))),
         ]
         if let app = run.app { fields.append(("app", .text(app))) }
