@@ -67,6 +67,7 @@ extension ScriptHost {
             // It is given up; bestAttempt runs in a fresh state from the script's source.
             let reason = HostedSandbox.limitReason(.time, run.limits)
             run.log(.warn, "the script did not stop at the deadline; its Lua state was abandoned", host: true)
+            run.activate(2, downloads: false) // the stuck thread may write no more, whatever follows
             if let fresh = try? pool.checkOut() {
                 add(await bestAttempt(run, on: fresh) { $0.runBestAttemptFresh(run, script: script, reason: reason, token: 2) })
                 pool.checkIn(fresh)
