@@ -49,8 +49,21 @@ extension NotificationContent {
                 message: "userInfo must be \(ContentField.userInfo.requirement)"
             )
         }
-        try checkJSONShape(.object(members), path: JSONPath().appending("userInfo"), level: 1)
+        // The quick check builds no paths; the one that names the problem runs only when needed.
+        if !fitsJSONShape(.object(members), level: 1) {
+            try checkJSONShape(.object(members), path: JSONPath().appending("userInfo"), level: 1)
+        }
         return members
+    }
+
+    /// Whether every number is finite and nothing nests deeper than ``maximumUserInfoDepth``.
+    private static func fitsJSONShape(_ value: JSONValue, level: Int) -> Bool {
+        switch value {
+        case .number(let double): double.isFinite
+        case .array(let elements): level <= maximumUserInfoDepth && elements.allSatisfy { fitsJSONShape($0, level: level + 1) }
+        case .object(let members): level <= maximumUserInfoDepth && members.values.allSatisfy { fitsJSONShape($0, level: level + 1) }
+        default: true
+        }
     }
 
     private static func checkJSONShape(_ value: JSONValue, path: JSONPath, level: Int) throws(ContentFieldError) {

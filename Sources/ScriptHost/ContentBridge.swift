@@ -7,23 +7,16 @@ import NotificationModel
 /// table kept in the object and read back when a handler returns.
 extension HostedSandbox {
     static let contentSlots = ["userInfo"]
-    static let contentMethods = ["attach", "removeAttachments", "suppress"]
 
     func installContent() {
-        methodIDs["attach"] = sandbox.addFunction { [unowned self] call in
-            guard let binding = active else { return .kill(.time) }
-            guard case .object = call[0] else { return .error("attach is a method: call content:attach(file)") }
-            return attach(binding, file: call[1], options: call[2])
+        method("attach", usage: "attach(file)") { [unowned self] binding, call in
+            attach(binding, file: call[1], options: call[2])
         }
-        methodIDs["removeAttachments"] = sandbox.addFunction { [unowned self] call in
-            guard let binding = active else { return .kill(.time) }
-            guard case .object = call[0] else { return .error("removeAttachments is a method: call content:removeAttachments()") }
+        method("removeAttachments", usage: "removeAttachments()") { binding, _ in
             _ = binding.run.write(binding.token) { $0.content.removeAllAttachments() }
             return .none
         }
-        methodIDs["suppress"] = sandbox.addFunction { [unowned self] call in
-            guard let binding = active else { return .kill(.time) }
-            guard case .object = call[0] else { return .error("suppress is a method: call content:suppress()") }
+        method("suppress", usage: "suppress()") { binding, _ in
             _ = binding.run.write(binding.token) { $0.suppressed = true }
             return .none
         }
@@ -33,20 +26,25 @@ extension HostedSandbox {
             newIndex: { [unowned self] call in contentNewIndex(call) })
     }
 
+    /// Adds a method of `content`, called as `content:name(...)`.
+    private func method(_ name: String, usage: String, _ body: @escaping (Binding, HostCall) -> HostReturn) {
+        methodIDs[name] = sandbox.addFunction { [unowned self] call in
+            guard let binding = active else { return .kill(.time) }
+            guard case .object = call[0] else { return .error("\(name) is a method: call content:\(usage)") }
+            return body(binding, call)
+        }
+    }
+
     private func contentIndex(_ call: HostCall) -> HostReturn {
         guard let binding = active else { return .kill(.time) }
         guard let key = call[0].stringValue else {
             return .error("content has no field \(call[0].typeName == "string" ? "'?'" : "of type \(call[0].typeName)")")
         }
         if let method = methodIDs[key] { return .values([.function(method)]) }
-        if key == ContentField.attachments.rawValue {
-            let list = binding.run.read { $0.attachments.map(\.jsonValue) }
-            // a copy: changing it changes nothing, and its metatable is locked
-            return .values([.lockedCopy(ValueConversion.lua(.array(list)))])
-        }
         guard let field = ContentField(rawValue: key) else { return .error("content has no field '\(key)'") }
-        let value = binding.run.read { $0.value(of: field) }
-        return .values([value.map(ValueConversion.lua) ?? .nil])
+        guard let value = binding.run.read({ $0.value(of: field) }).map(ValueConversion.lua) else { return .values([.nil]) }
+        // attachments: a copy, so changing it changes nothing, and its metatable is locked
+        return .values([field == .attachments ? .lockedCopy(value) : value])
     }
 
     private func contentNewIndex(_ call: HostCall) -> HostReturn {
@@ -61,18 +59,23 @@ extension HostedSandbox {
             if case .string = call[1] { return .error("\(key) must be valid UTF-8") }
             return .error("\(key) must be \(field.requirement)")
         }
-        let failure: String?? = binding.run.write(binding.token) { state -> String? in
+        switch set(field, to: json, binding) {
+        case .none: return .kill(.time)
+        case .some(.none): return .none
+        case .some(.some(let message)): return .error(message)
+        }
+    }
+
+    /// Sets a field of the request's content: nil when the phase may no longer write, else
+    /// the message of a refused value or nil.
+    private func set(_ field: ContentField, to json: JSONValue?, _ binding: Binding) -> String?? {
+        binding.run.write(binding.token) { state -> String? in
             do throws(ContentFieldError) {
                 try state.content.set(field, to: json)
                 return nil
             } catch {
                 return error.message
             }
-        }
-        switch failure {
-        case .none: return .kill(.time)
-        case .some(.none): return .none
-        case .some(.some(let message)): return .error(message)
         }
     }
 
@@ -88,15 +91,7 @@ extension HostedSandbox {
         do { json = try ValueConversion.json(value, path: "userInfo") } catch {
             return "userInfo must be JSON-shaped: \(error.message)"
         }
-        let failure: String?? = binding.run.write(binding.token) { state -> String? in
-            do throws(ContentFieldError) {
-                try state.content.set(.userInfo, to: json)
-                return nil
-            } catch {
-                return error.message
-            }
-        }
-        if case .some(.some(let message)) = failure { return message }
+        if case .some(.some(let message)) = set(.userInfo, to: json, binding) { return message }
         return nil
     }
 
@@ -114,16 +109,17 @@ extension HostedSandbox {
     }
 
     /// The content as `request.content` shows it: its fields, unset ones left out (nil).
-    static func snapshot(_ content: NotificationContent) -> JSONValue {
-        guard case .object(let fields) = content.toJSON() else { return .object([:]) }
-        return .object(fields.filter { !$0.value.isNull })
+    static func snapshot(_ content: NotificationContent) -> LuaValue {
+        .table(LuaTable(fields: ContentField.allCases.compactMap { field in
+            content.value(of: field).map { (field.rawValue, ValueConversion.lua($0)) }
+        }))
     }
 
     /// Makes the read-only `request` table.
     func makeRequestValue(_ run: RequestRun) -> LuaReference? {
         var fields: [(String, LuaValue)] = [
             ("identifier", .text(run.identifier)),
-            ("content", ValueConversion.lua(Self.snapshot(run.original))),
+            ("content", Self.snapshot(run.original)),
             ("locales", .table(LuaTable(array: run.locales.map(LuaValue.text)))),
         ]
         if let app = run.app { fields.append(("app", .text(app))) }

@@ -125,7 +125,12 @@ extension HostedSandbox {
             let status = sandbox.call("bestAttempt", in: session.environment, arguments: [session.content, reasonValue])
             sandbox.release(reasonValue)
             switch status {
-            case .completed, .missing: break
+            case .completed, .missing:
+                // Its budget is also checked when it returns: C code runs without the hook.
+                if currentThreadCPUTime() - cpuStart > run.limits.bestAttemptCPUTime {
+                    sandbox.markLimitHit()
+                    run.log(.warn, "bestAttempt returned past its budget: \(Self.bestAttemptLimitMessage(.cpu, run.limits))", host: true)
+                }
             case .error(let message): run.log(.warn, "bestAttempt failed: \(message)", host: true)
             case .limit(let kind): run.log(.warn, "bestAttempt was stopped: \(Self.bestAttemptLimitMessage(kind, run.limits))", host: true)
             }

@@ -39,6 +39,11 @@ extension ScriptHost {
 
         var cpu = Duration.zero
         var peak = 0
+        func add(_ best: BestAttemptPhase?) {
+            guard let best else { return }
+            cpu += best.cpu
+            peak = max(peak, best.peak)
+        }
         switch main {
         case .finished(let phase):
             cpu = phase.cpu
@@ -52,17 +57,7 @@ extension ScriptHost {
                 return finish(run, .fallback, .init(kind: .load, message: message), original: true, cpu: cpu, peak: peak)
             case .failed(let reason):
                 if let session = phase.session {
-                    run.activate(2, downloads: false)
-                    let best = await services.executor.run(
-                        hosted.sandbox, deadline: .after(run.limits.bestAttemptTime), grace: Self.stuckGrace,
-                        onDeadline: { run.cancelDownloads() }
-                    ) { _ in hosted.runBestAttempt(run, session: session, reason: reason, token: 2) }
-                    if case .finished(let b) = best {
-                        cpu += b.cpu
-                        peak = max(peak, b.peak)
-                    } else {
-                        run.log(.warn, "bestAttempt did not return within \(HostedSandbox.ms(run.limits.bestAttemptTime)) ms; the content is delivered as it stood", host: true)
-                    }
+                    add(await bestAttempt(run, on: hosted) { $0.runBestAttempt(run, session: session, reason: reason, token: 2) })
                 }
                 pool.checkIn(hosted)
                 return finish(run, .fallback, reason, cpu: cpu, peak: peak)
@@ -72,20 +67,31 @@ extension ScriptHost {
             // It is given up; bestAttempt runs in a fresh state from the script's source.
             let reason = HostedSandbox.limitReason(.time, run.limits)
             run.log(.warn, "the script did not stop at the deadline; its Lua state was abandoned", host: true)
-            run.activate(2, downloads: false)
+            run.activate(2, downloads: false) // the stuck thread may write no more, whatever follows
             if let fresh = try? pool.checkOut() {
-                let best = await services.executor.run(
-                    fresh.sandbox, deadline: .after(run.limits.bestAttemptTime), grace: Self.stuckGrace,
-                    onDeadline: { run.cancelDownloads() }
-                ) { _ in fresh.runBestAttemptFresh(run, script: script, reason: reason, token: 2) }
-                if case .finished(let b) = best {
-                    cpu += b.cpu
-                    peak = max(peak, b.peak)
-                    pool.checkIn(fresh)
-                }
+                add(await bestAttempt(run, on: fresh) { $0.runBestAttemptFresh(run, script: script, reason: reason, token: 2) })
+                pool.checkIn(fresh)
             }
             return finish(run, .fallback, reason, cpu: cpu, peak: peak)
         }
+    }
+
+    /// Runs `body` (a `bestAttempt` phase, which may write with token 2 and start no download)
+    /// on `hosted` under `bestAttempt`'s own time. Nil, with a host warning, when it did not
+    /// return: its state is then given up.
+    private func bestAttempt(
+        _ run: RequestRun, on hosted: HostedSandbox, _ body: @escaping @Sendable (HostedSandbox) -> BestAttemptPhase
+    ) async -> BestAttemptPhase? {
+        run.activate(2, downloads: false)
+        let outcome = await services.executor.run(
+            hosted.sandbox, deadline: .after(run.limits.bestAttemptTime), grace: Self.stuckGrace,
+            onDeadline: { run.cancelDownloads() }
+        ) { _ in body(hosted) }
+        guard case .finished(let phase) = outcome else {
+            run.log(.warn, "bestAttempt did not return within \(HostedSandbox.ms(run.limits.bestAttemptTime)) ms; the content is delivered as it stood", host: true)
+            return nil
+        }
+        return phase
     }
 
     private func makeRun(_ request: NotificationRequest) -> RequestRun {

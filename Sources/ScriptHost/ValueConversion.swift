@@ -28,38 +28,81 @@ enum ValueConversion {
     /// Lua to JSON, naming the path of what does not fit (`userInfo.x is a function`). An
     /// empty table is an empty object unless it came from a JSON array. Nil is refused.
     static func json(_ value: LuaValue, path: String) throws(ConversionError) -> JSONValue {
+        do {
+            return try convert(value)
+        } catch {
+            throw ConversionError(message: "\(error.path(from: path)) \(error.problem)")
+        }
+    }
+
+    /// One step into a table, as a message writes it: `[2]` (Lua's index) or `.name`.
+    private enum Step {
+        case index(Int)
+        case key(String)
+    }
+
+    /// What does not fit and where; the steps are gathered innermost first, on the way out,
+    /// so that a value that converts builds no path at all.
+    private struct Misfit: Error {
+        let problem: String
+        var steps: [Step] = []
+
+        func path(from root: String) -> String {
+            var text = root
+            for step in steps.reversed() {
+                switch step {
+                case .index(let i): text += "[\(i)]"
+                case .key(let name): text += text.isEmpty ? name : ".\(name)"
+                }
+            }
+            return text
+        }
+    }
+
+    private static func convert(_ value: LuaValue) throws(Misfit) -> JSONValue {
         switch value {
-        case .nil: throw ConversionError(message: "\(path) is nil")
+        case .nil: throw Misfit(problem: "is nil")
         case .boolean(let b): return .bool(b)
         case .integer(let i): return .integer(i)
         case .number(let d):
-            guard d.isFinite else { throw ConversionError(message: "\(path) must be a finite number") }
+            guard d.isFinite else { throw Misfit(problem: "must be a finite number") }
             return .number(d)
         case .string(let s):
-            guard let text = s.utf8String else { throw ConversionError(message: "\(path) must be valid UTF-8") }
+            guard let text = s.utf8String else { throw Misfit(problem: "must be valid UTF-8") }
             return .string(text)
         case .null: return .null
         case .table(let t):
             if t.isArray {
                 var out: [JSONValue] = []
                 out.reserveCapacity(t.elements.count)
-                for (i, element) in t.elements.enumerated() { out.append(try json(element, path: "\(path)[\(i + 1)]")) }
+                for (i, element) in t.elements.enumerated() {
+                    do { out.append(try convert(element)) } catch {
+                        var misfit = error
+                        misfit.steps.append(.index(i + 1))
+                        throw misfit
+                    }
+                }
                 return .array(out)
             }
             var out: [String: JSONValue] = [:]
+            out.reserveCapacity(t.pairs.count)
             for pair in t.pairs {
                 guard case .string(let key) = pair.key else {
-                    throw ConversionError(message: "\(path) has a \(pair.key.typeName) key; JSON objects take string keys")
+                    throw Misfit(problem: "has a \(pair.key.typeName) key; JSON objects take string keys")
                 }
-                guard let name = key.utf8String else { throw ConversionError(message: "\(path) has a key that is not valid UTF-8") }
-                out[name] = try json(pair.value, path: path.isEmpty ? name : "\(path).\(name)")
+                guard let name = key.utf8String else { throw Misfit(problem: "has a key that is not valid UTF-8") }
+                do { out[name] = try convert(pair.value) } catch {
+                    var misfit = error
+                    misfit.steps.append(.key(name))
+                    throw misfit
+                }
             }
             return .object(out)
-        case .cycle: throw ConversionError(message: "\(path) contains itself (a cycle)")
-        case .tooDeep: throw ConversionError(message: "\(path) is nested too deeply")
-        case .unsupported(let type): throw ConversionError(message: "\(path) is a \(type)")
-        case .object, .function: throw ConversionError(message: "\(path) is a \(value.typeName)")
-        case .readOnly(_, let inner), .lockedCopy(let inner): return try json(inner, path: path)
+        case .cycle: throw Misfit(problem: "contains itself (a cycle)")
+        case .tooDeep: throw Misfit(problem: "is nested too deeply")
+        case .unsupported(let type): throw Misfit(problem: "is a \(type)")
+        case .object, .function: throw Misfit(problem: "is a \(value.typeName)")
+        case .readOnly(_, let inner), .lockedCopy(let inner): return try convert(inner)
         }
     }
 

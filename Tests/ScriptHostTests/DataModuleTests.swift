@@ -73,6 +73,8 @@ import Testing
         let cases: [(String, String)] = [
             ("print", "cannot encode: value is a function"),
             ("{f = print}", "cannot encode: value.f is a function"),
+            ("{a = {1, {b = print}}}", "cannot encode: value.a[2].b is a function"),
+            ("{{}, {1, 0/0}}", "cannot encode: value[2][2] must be a finite number"),
             ("{1, nil, 3}", "cannot encode: value has a number key; JSON objects take string keys"),
             ("{1, 2, x = 3}", "cannot encode: value has a number key"),
             ("{[true] = 1}", "cannot encode: value has a boolean key"),

@@ -73,6 +73,31 @@ import Testing
         #expect(filesLeft(under: out.url).isEmpty)
     }
 
+    @Test func aTimeoutPastAnyDeadlineLeavesTheDownloadToTheDeadline() async throws {
+        let media = try MediaFolder()
+        let out = try MediaFolder()
+        defer { media.remove(); out.remove() }
+        let jpeg = try media.write("pic.jpg", MediaFolder.jpeg)
+        let host = isolatedHost(out.url, media: ["https://cdn.example.com/pic.jpg": MediaAnswer(file: jpeg)])
+        let result = try await deliver("""
+            function didReceive(r, c)
+              local got = {}
+              for _, t in ipairs{math.huge, 1e300, 2^63, 86400 * 365, 5} do
+                local f, err = download("https://cdn.example.com/pic.jpg", {timeout = t})
+                got[#got + 1] = f and f.type or err
+              end
+              for _, t in ipairs{0, -1, 0/0, -math.huge} do
+                local ok, err = pcall(download, "https://cdn.example.com/pic.jpg", {timeout = t})
+                got[#got + 1] = ok and "accepted" or err:match("timeout must be .*")
+              end
+              c.body = table.concat(got, "\\n")
+            end
+            """, host: host)
+        #expect(result.outcome == .completed, "\(result.reason?.message ?? "")")
+        let lines = result.content.body.split(separator: "\n").map(String.init)
+        #expect(lines == Array(repeating: "public.jpeg", count: 5) + Array(repeating: "timeout must be a number of seconds > 0", count: 4))
+    }
+
     @Test func deadlineDuringADownloadDeliversTheBestAttemptOnTime() async throws {
         let media = try MediaFolder()
         let out = try MediaFolder()

@@ -57,4 +57,77 @@ import Testing
             }
         }
     }
+
+    /// Lua that sorts ~200,000 numbers in one C call, which no count hook interrupts: tens of
+    /// milliseconds of CPU in a handful of instructions.
+    static let longSort = """
+        local digits = {} for i = 0, 255 do digits[#digits + 1] = string.char(i) end
+        local numbers = {string.byte(string.rep(table.concat(digits), 800), 1, -1)}
+        table.sort(numbers)
+        """
+
+    /// Limits under which the sort runs past a 5 ms CPU budget without hitting memory.
+    static let sortLimits = ScriptLimits(
+        cpuTime: .milliseconds(5), memoryBytes: 64 << 20, time: .seconds(5), bestAttemptCPUTime: .milliseconds(5))
+
+    @Test func theCPUBudgetIsCheckedWhenDidReceiveReturns() async throws {
+        let result = try await deliver("""
+            function didReceive(r, c)
+              \(Self.longSort)
+              c.body = "sorted"
+            end
+            function bestAttempt(c, reason) c.subtitle = reason.kind end
+            """, limits: Self.sortLimits)
+        #expect(result.outcome == .fallback)
+        #expect(result.reason?.kind == .cpu, "\(result.reason?.message ?? "completed")")
+        #expect(result.content.body == "sorted")
+        #expect(result.content.subtitle == "cpu")
+    }
+
+    @Test func theCPUBudgetIsCheckedWhenBestAttemptReturns() async throws {
+        let host = ScriptHost()
+        let result = try await deliver("""
+            function didReceive(r, c) error("boom") end
+            function bestAttempt(c, reason)
+              \(Self.longSort)
+              c.subtitle = "sorted"
+            end
+            """, host: host, limits: Self.sortLimits)
+        // The reason stays the one that ended didReceive; the content is delivered as it stands.
+        #expect(result.reason?.kind == .error)
+        #expect(result.content.subtitle == "sorted")
+        #expect(result.logs.contains { $0.source == "host" && $0.level == .warn && $0.message.contains("more than its 5 ms of CPU") }, "\(result.logs)")
+        // A state that went past a limit is not reused.
+        #expect(host.runtime(for: "com.example.app").pool(host.services).idleCount == 0)
+    }
+
+    @Test func aStateStuckPastTheDeadlineIsGivenUpAndBestAttemptRunsInAFreshOne() async throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let host = ScriptHost(configuration: HostConfiguration(stateDirectory: folder, offline: true))
+        // Another holder of the store's lock file: the script's store.set waits in flock(2),
+        // where no check reaches it.
+        let file = StateFile(directory: folder, app: "com.example.app", kind: "store")
+        let locked = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        Thread { try? file.withLock { locked.signal(); release.wait() } }.start()
+        locked.wait()
+        defer { release.signal() }
+        let start = ContinuousClock.now
+        let result = try await deliver("""
+            function didReceive(r, c)
+              c.title = "waiting"
+              store.set("k", 1)
+              c.title = "stored"
+            end
+            function bestAttempt(c, reason) c.body = "fresh " .. reason.kind end
+            """, host: host, limits: ScriptLimits(cpuTime: .seconds(1), memoryBytes: 8 << 20, time: .milliseconds(200)))
+        let took = ContinuousClock.now - start
+        #expect(result.outcome == .fallback)
+        #expect(result.reason?.kind == .time)
+        #expect(result.content.title == "waiting")
+        #expect(result.content.body == "fresh time")
+        #expect(result.logs.contains { $0.source == "host" && $0.message.contains("abandoned") }, "\(result.logs)")
+        #expect(took < .milliseconds(200) + .milliseconds(800), "took \(took)")
+    }
 }

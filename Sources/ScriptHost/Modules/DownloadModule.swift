@@ -99,6 +99,10 @@ extension HostedSandbox {
         return .table(LuaTable(fields: fields))
     }
 
+    /// The longest `timeout` a download keeps as its own (a day); a longer one is left to the
+    /// request's deadline, which is far shorter.
+    static let maximumTimeoutSeconds = 86_400.0
+
     private static func downloadOptions(_ value: LuaValue, function: String) -> Result<DownloadOptions, HostFailure> {
         var options = DownloadOptions()
         guard case .table(let t) = value else {
@@ -111,7 +115,9 @@ extension HostedSandbox {
                 guard let seconds = pair.value.numberValue, seconds > 0 else {
                     return .failure(HostFailure("\(function): timeout must be a number of seconds > 0"))
                 }
-                options.timeout = .nanoseconds(Int64(seconds * 1e9))
+                // A timeout past any deadline (`math.huge` included) is no limit of its own:
+                // the request's deadline still ends the download.
+                options.timeout = seconds < maximumTimeoutSeconds ? .nanoseconds(Int64(seconds * 1e9)) : nil
             case "maxBytes":
                 guard let n = pair.value.integerValue, n > 0 else {
                     return .failure(HostFailure("\(function): maxBytes must be an integer > 0"))
