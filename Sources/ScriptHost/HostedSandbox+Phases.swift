@@ -192,6 +192,7 @@ extension HostedSandbox {
     static func loadMessage(_ status: RunStatus, script: Script, _ limits: ScriptLimits) -> String {
         switch status {
         case .error(let message): return message
+        case .limit(.time): return "\(script.name) did not load: the deadline of \(ms(limits.time)) ms came while its chunk ran"
         case .limit(let kind): return "\(script.name) did not load: \(limitReason(kind, limits).message)"
         case .completed, .missing: return "\(script.name) did not load"
         }
