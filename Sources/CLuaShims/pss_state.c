@@ -15,7 +15,7 @@ static const char *const STRING_NAMES[] = {
   "byte", "char", "format", "len", "lower", "pack", "packsize", "reverse", "sub", "unpack",
   "upper", NULL,
 };
-static const char *const TABLE_NAMES[] = {"insert", "pack", "remove", "sort", "unpack", NULL};
+static const char *const TABLE_NAMES[] = {"pack", "sort", "unpack", NULL};
 static const char *const COROUTINE_NAMES[] = {
   "create", "isyieldable", "running", "status", "yield", NULL,
 };
@@ -93,6 +93,8 @@ static int p_setup(lua_State *L) {
   copy_fields(L, T, lua_gettop(L), TABLE_NAMES);
   set_function(L, lua_gettop(L), "move", pss_lib_tmove);
   set_function(L, lua_gettop(L), "concat", pss_lib_tconcat);
+  set_function(L, lua_gettop(L), "insert", pss_lib_tinsert);
+  set_function(L, lua_gettop(L), "remove", pss_lib_tremove);
   lua_setfield(L, E, "table");
 
   lua_newtable(L);

@@ -69,6 +69,27 @@ import Testing
         }
     }
 
+    @Test func tableInsertAndRemoveChargeTheirShifts() async throws {
+        // insert and remove shift elements in C as far as #t says, and __len can say
+        // math.maxinteger: without a charge per element that loop never ends.
+        let cases = [
+            "local t = setmetatable({}, {__len = function() return math.maxinteger - 1 end}) table.insert(t, 1, 'x')",
+            "local t = setmetatable({}, {__len = function() return math.maxinteger - 1 end}) table.remove(t, 1)",
+        ]
+        for source in cases {
+            let sandbox = try LuaSandbox()
+            let outcome = await SandboxExecutor().run(sandbox, deadline: .after(.seconds(2))) { sandbox in
+                runScript(source, in: sandbox,
+                          limits: RunLimits(cpuTime: .milliseconds(50), memoryBytes: 8 << 20, deadline: .after(.seconds(2))))
+            }
+            guard case .finished(let status) = outcome else {
+                Issue.record("\(source): the state was abandoned")
+                continue
+            }
+            #expect(status == .limit(.cpu), "\(source)")
+        }
+    }
+
     @Test func rearmingClearsATripAndPeakTracks() throws {
         let sandbox = try LuaSandbox()
         #expect(runScript("while true do end", in: sandbox,

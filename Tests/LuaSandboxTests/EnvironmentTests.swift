@@ -1,0 +1,38 @@
+import Testing
+@testable import LuaSandbox
+
+/// The safe environment of SPEC section 1 and the guarded library functions in it: what a
+/// script finds, and that the guarded versions behave as the stock ones do.
+@Suite struct EnvironmentTests {
+    @Test func tableInsertAndRemoveBehaveAsStock() throws {
+        let r = try Recorder()
+        let (status, values) = r.run("""
+            local t = {1, 2, 3}
+            table.insert(t, 4) table.insert(t, 1, 0) table.insert(t, 3, 'm')
+            result(table.concat(t, ','))
+            result(table.remove(t)) result(table.remove(t, 1)) result(table.concat(t, ','))
+            result(table.remove({})) result(#t)
+            result(select(2, pcall(table.insert, t, 9, 'x')))
+            result(select(2, pcall(table.insert, t)))
+            result(select(2, pcall(table.remove, t, 7)))
+            local log = {}
+            local p = setmetatable({}, {__len = function() return 2 end,
+              __index = function(_, i) return 'v' .. i end,
+              __newindex = function(_, i, v) log[#log + 1] = i .. '=' .. tostring(v) end})
+            table.insert(p, 1, 'x')
+            result(table.concat(log, ' '))
+            """)
+        #expect(status == .completed)
+        #expect(values.count == 10)
+        #expect(values[0] == .text("0,1,m,2,3,4"))
+        #expect(values[1] == .integer(4))
+        #expect(values[2] == .integer(0))
+        #expect(values[3] == .text("1,m,2,3"))
+        #expect(values[4] == .nil)
+        #expect(values[5] == .integer(4))
+        #expect(values[6].stringValue?.hasSuffix("(position out of bounds)") == true, "\(values[6])")
+        #expect(values[7].stringValue?.hasSuffix("wrong number of arguments to 'insert'") == true, "\(values[7])")
+        #expect(values[8].stringValue?.hasSuffix("(position out of bounds)") == true, "\(values[8])")
+        #expect(values[9] == .text("3=v2 2=v1 1=x"))
+    }
+}
