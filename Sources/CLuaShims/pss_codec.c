@@ -2,20 +2,22 @@
 #include <string.h>
 #include "pss_codec.h"
 
-void pss_put_bytes(lua_State *L, pss_buffer *b, const void *p, size_t n) {
-  if (b->length + n > PSS_CODEC_MAX_BYTES) luaL_error(L, "value too large to convert");
-  if (!pss_buffer_append(b, p, n)) luaL_error(L, "not enough memory");
-}
-
-void pss_put_u8(lua_State *L, pss_buffer *b, unsigned char v) { pss_put_bytes(L, b, &v, 1); }
-
-void pss_put_u32(lua_State *L, pss_buffer *b, uint32_t v) { pss_put_bytes(L, b, &v, 4); }
-
 typedef struct encoder {
   pss_buffer *out;
+  size_t max_bytes;  /* the encoding may not grow past this */
+  int charge;        /* whether the work is charged to the running script */
   const void *path[PSS_CODEC_MAX_DEPTH + 1];
   int depth;
 } encoder;
+
+static void put_bytes(lua_State *L, encoder *e, const void *p, size_t n) {
+  if (n > e->max_bytes - e->out->length) luaL_error(L, "value too large to convert");
+  if (!pss_buffer_append(e->out, p, n)) luaL_error(L, "not enough memory");
+}
+
+static void put_u8(lua_State *L, encoder *e, unsigned char v) { put_bytes(L, e, &v, 1); }
+
+static void put_u32(lua_State *L, encoder *e, uint32_t v) { put_bytes(L, e, &v, 4); }
 
 static void encode(lua_State *L, encoder *e, int idx);
 
@@ -52,9 +54,9 @@ static void encode_table(lua_State *L, encoder *e, int idx) {
   }
   const void *p = lua_topointer(L, idx);
   for (int i = 0; i < e->depth; i++) {
-    if (e->path[i] == p) { pss_put_u8(L, e->out, 'c'); return; }
+    if (e->path[i] == p) { put_u8(L, e, 'c'); return; }
   }
-  if (e->depth >= PSS_CODEC_MAX_DEPTH) { pss_put_u8(L, e->out, 'D'); return; }
+  if (e->depth >= PSS_CODEC_MAX_DEPTH) { put_u8(L, e, 'D'); return; }
   luaL_checkstack(L, 4, "value too deep to convert");
   /* First pass: count the entries and see whether the keys are exactly 1..n. */
   uint64_t count = 0;
@@ -79,8 +81,8 @@ static void encode_table(lua_State *L, encoder *e, int idx) {
     sequence = marked_array(L, idx);
   }
   e->path[e->depth++] = p;
-  pss_put_u8(L, e->out, sequence ? 'A' : 'T');
-  pss_put_u32(L, e->out, (uint32_t)count);
+  put_u8(L, e, sequence ? 'A' : 'T');
+  put_u32(L, e, (uint32_t)count);
   if (sequence) {
     for (uint64_t i = 1; i <= count; i++) {
       lua_rawgeti(L, idx, (lua_Integer)i);
@@ -109,28 +111,31 @@ static int32_t host_object_id(lua_State *L, int idx) {
 }
 
 static void encode(lua_State *L, encoder *e, int idx) {
-  pss_buffer *out = e->out;
+  /* A table met twice is encoded twice, so a script can build a value whose encoding grows
+   * exponentially with its size: the work is charged, and the encoding capped. */
+  if (e->charge) pss_charge(L, 1);
   switch (lua_type(L, idx)) {
-    case LUA_TNIL: pss_put_u8(L, out, 'n'); break;
-    case LUA_TBOOLEAN: pss_put_u8(L, out, lua_toboolean(L, idx) ? 't' : 'f'); break;
+    case LUA_TNIL: put_u8(L, e, 'n'); break;
+    case LUA_TBOOLEAN: put_u8(L, e, lua_toboolean(L, idx) ? 't' : 'f'); break;
     case LUA_TNUMBER:
       if (lua_isinteger(L, idx)) {
         int64_t v = (int64_t)lua_tointeger(L, idx);
-        pss_put_u8(L, out, 'i');
-        pss_put_bytes(L, out, &v, 8);
+        put_u8(L, e, 'i');
+        put_bytes(L, e, &v, 8);
       } else {
         double v = (double)lua_tonumber(L, idx);
-        pss_put_u8(L, out, 'd');
-        pss_put_bytes(L, out, &v, 8);
+        put_u8(L, e, 'd');
+        put_bytes(L, e, &v, 8);
       }
       break;
     case LUA_TSTRING: {
       size_t len;
       const char *s = lua_tolstring(L, idx, &len);
       if (len > UINT32_MAX) luaL_error(L, "value too large to convert");
-      pss_put_u8(L, out, 's');
-      pss_put_u32(L, out, (uint32_t)len);
-      pss_put_bytes(L, out, s, len);
+      if (e->charge) pss_charge(L, len / 64);
+      put_u8(L, e, 's');
+      put_u32(L, e, (uint32_t)len);
+      put_bytes(L, e, s, len);
       break;
     }
     case LUA_TTABLE: encode_table(L, e, idx); break;
@@ -140,35 +145,45 @@ static void encode(lua_State *L, encoder *e, int idx) {
         lua_rawgeti(L, LUA_REGISTRYINDEX, ctx->ref_null);
         int is_null = lua_rawequal(L, -1, idx);
         lua_pop(L, 1);
-        if (is_null) { pss_put_u8(L, out, 'z'); break; }
+        if (is_null) { put_u8(L, e, 'z'); break; }
       }
       int32_t id = host_object_id(L, idx);
       if (id >= 0) {
-        pss_put_u8(L, out, 'O');
-        pss_put_bytes(L, out, &id, 4);
+        put_u8(L, e, 'O');
+        put_bytes(L, e, &id, 4);
         break;
       }
-      pss_put_u8(L, out, 'u');
-      pss_put_u8(L, out, (unsigned char)LUA_TUSERDATA);
+      put_u8(L, e, 'u');
+      put_u8(L, e, (unsigned char)LUA_TUSERDATA);
       break;
     }
     default:
-      pss_put_u8(L, out, 'u');
-      pss_put_u8(L, out, (unsigned char)lua_type(L, idx));
+      put_u8(L, e, 'u');
+      put_u8(L, e, (unsigned char)lua_type(L, idx));
       break;
   }
 }
 
+static void encoder_init(lua_State *L, encoder *e, pss_buffer *out, int charge) {
+  pss_context *ctx = pss_ctx(L);
+  e->out = out;
+  e->max_bytes = ctx != NULL ? ctx->limit : PSS_CODEC_MAX_BYTES;
+  if (e->max_bytes < out->length) e->max_bytes = out->length;
+  e->charge = charge;
+  e->depth = 0;
+}
+
 void pss_encode_value(lua_State *L, int idx, pss_buffer *out) {
   encoder e;
-  e.out = out;
-  e.depth = 0;
+  encoder_init(L, &e, out, 0);
   encode(L, &e, lua_absindex(L, idx));
 }
 
-void pss_encode_values(lua_State *L, int first, int n, pss_buffer *out) {
-  pss_put_u32(L, out, (uint32_t)n);
-  for (int i = 0; i < n; i++) pss_encode_value(L, first + i, out);
+void pss_encode_arguments(lua_State *L, int first, int n, pss_buffer *out) {
+  encoder e;
+  encoder_init(L, &e, out, 1);
+  put_u32(L, &e, (uint32_t)n);
+  for (int i = 0; i < n; i++) encode(L, &e, first + i);
 }
 
 /* ---- decoding ---------------------------------------------------------------------------- */

@@ -15,7 +15,7 @@ int pss_dispatch_call(lua_State *L, int32_t fid, int32_t object_id, int first) {
   int n = lua_gettop(L) - first + 1;
   if (n < 0) n = 0;
   ctx->args.length = 0;
-  pss_encode_values(L, first, n, &ctx->args);
+  pss_encode_arguments(L, first, n, &ctx->args);
   ctx->results.length = 0;
   int r = dispatch_fn(ctx->host, fid, object_id, ctx->args.data, ctx->args.length,
                       &ctx->results);

@@ -46,6 +46,38 @@ import Testing
         #expect(values[3] == .unsupported("thread"))
     }
 
+    @Test func aValueSharedOverAndOverIsCappedAtTheMemoryLimit() throws {
+        // A table met twice is encoded twice: 16 references to one 1 MiB string make 16 MiB
+        // for the host, twice what the state may hold.
+        let r = try Recorder()
+        let (status, values) = r.run("""
+            local s = string.rep('x', 1 << 20)
+            local t = {} for i = 1, 16 do t[i] = s end
+            local ok, err = pcall(echo, t)
+            result(ok) result(err)
+            result(#echo({s, s, s, s}))
+            """)
+        #expect(status == .completed)
+        #expect(values.count == 3)
+        #expect(values.first == .boolean(false))
+        #expect(values.dropFirst().first?.stringValue?.hasSuffix("value too large to convert") == true)
+        #expect(values.last == .integer(4))
+    }
+
+    @Test func encodingAHostCallsArgumentsIsChargedToTheScript() throws {
+        // {x, x} nested 22 deep is four million leaves for the encoder: its work counts
+        // against the CPU budget inside the call, so no call runs long past it.
+        let r = try Recorder()
+        let before = currentThreadCPUTime()
+        let (status, _) = r.run("""
+            local x = {1} for i = 1, 22 do x = {x, x} end
+            while true do pcall(echo, x) end
+            """, limits: RunLimits(cpuTime: .milliseconds(100), memoryBytes: 8 << 20, deadline: .after(.seconds(10))))
+        let used = (currentThreadCPUTime() - before).milliseconds
+        #expect(status == .limit(.cpu))
+        #expect(used < 130, "used \(used) ms")
+    }
+
     @Test func emptyJSONArraysStayArrays() throws {
         let r = try Recorder()
         r.sandbox.register(value: .table(LuaTable(fields: [("list", .table(LuaTable(array: []))), ("obj", .table(LuaTable(pairs: [])))])), as: "data")
