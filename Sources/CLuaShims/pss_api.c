@@ -13,8 +13,7 @@ static int protected(pss_context *ctx, lua_CFunction f, void *args, pss_buffer *
   int status = lua_pcall(L, 1, 0, 0);
   int result = PSS_OK;
   if (status != LUA_OK) {
-    if (status == LUA_ERRMEM && atomic_load(&ctx->trip) == PSS_TRIP_NONE)
-      pss_trip_request(ctx, PSS_TRIP_MEMORY);
+    if (status == LUA_ERRMEM || ctx->memory_refused) pss_trip_request(ctx, PSS_TRIP_MEMORY);
     if (atomic_load(&ctx->trip) != PSS_TRIP_NONE) {
       result = PSS_KILLED;
     } else {

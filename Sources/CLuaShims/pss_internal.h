@@ -29,6 +29,10 @@ struct pss_context {
   int64_t deadline_ns;
   /* set when a run is armed: allocation failures and clock checks then trip the kill */
   int armed;
+  /* an armed allocation was refused and none has succeeded since. Lua then collects garbage
+   * and tries once more: when that fails too, the memory error it raises is the kill (see
+   * pss_check_trip); when it succeeds, the garbage made room and nothing tripped. */
+  int memory_refused;
   /* the tripped limit (pss_trip), final until pss_limits_arm is called again */
   _Atomic int trip;
   /* set from any thread to stop the script at its next check (the deadline watchdog) */
@@ -60,7 +64,9 @@ static inline pss_context *pss_ctx(lua_State *L) {
  * does not zero the extra space: a plain state must set it). */
 void pss_charge(lua_State *L, size_t steps);
 
-/* Raises the kill when a limit has already tripped; returns otherwise. Cheap. */
+/* Raises the kill when a limit has already tripped, or when an allocation was refused for
+ * good (the error being caught is then the memory error); returns otherwise. Cheap. Every
+ * function that catches errors calls it on the errors it caught. */
 void pss_check_trip(lua_State *L);
 
 /* Records a tripped limit (the first one wins) and makes every thread's hook fire on the
@@ -71,8 +77,8 @@ void pss_trip_set(pss_context *ctx, lua_State *L, int trip);
 int pss_raise_kill(lua_State *L);
 
 /* Refuses an allocation that would pass the memory limit: trips `memory` and raises the
- * kill when `bytes` more would not fit. For C functions that know their result size up front
- * (string.rep). */
+ * kill when `bytes` more would not fit even after a full garbage collection. For C functions
+ * that know their result size up front (string.rep). */
 void pss_reserve(lua_State *L, size_t bytes);
 
 /* Clocks, in nanoseconds. */

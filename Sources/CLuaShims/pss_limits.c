@@ -33,15 +33,14 @@ void *pss_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
   if (nsize > osize) {
     size_t grow = nsize - osize;
     if (ctx->used + grow > ctx->limit || ctx->used + grow < ctx->used) {
-      if (ctx->armed) {
-        int none = PSS_TRIP_NONE;
-        atomic_compare_exchange_strong(&ctx->trip, &none, PSS_TRIP_MEMORY);
-      }
+      /* Not a trip yet: Lua collects garbage and asks again (see memory_refused). */
+      if (ctx->armed) ctx->memory_refused = 1;
       return NULL;
     }
   }
   void *block = realloc(ptr, nsize);
   if (block == NULL) return NULL;
+  ctx->memory_refused = 0;
   ctx->used = ctx->used - osize + nsize;
   if (ctx->used > ctx->peak) ctx->peak = ctx->used;
   return block;
@@ -105,6 +104,7 @@ void pss_hook(lua_State *L, lua_Debug *ar) {
 void pss_check_trip(lua_State *L) {
   pss_context *ctx = pss_ctx(L);
   if (ctx == NULL) return;
+  if (ctx->memory_refused) pss_trip_set(ctx, L, PSS_TRIP_MEMORY);
   if (atomic_load(&ctx->trip) != PSS_TRIP_NONE) pss_raise_kill(L);
   if (atomic_load(&ctx->cancel)) {
     pss_trip_set(ctx, L, PSS_TRIP_TIME);
@@ -125,10 +125,15 @@ void pss_charge(lua_State *L, size_t steps) {
   pss_raise_kill(L);
 }
 
+static int fits(pss_context *ctx, size_t bytes) {
+  return bytes <= ctx->limit && ctx->used <= ctx->limit - bytes;
+}
+
 void pss_reserve(lua_State *L, size_t bytes) {
   pss_context *ctx = pss_ctx(L);
-  if (ctx == NULL) return;
-  if (bytes > ctx->limit || ctx->used > ctx->limit - bytes) {
+  if (ctx == NULL || fits(ctx, bytes)) return;
+  if (bytes <= ctx->limit) lua_gc(L, LUA_GCCOLLECT);  /* no finalizer exists: no script runs */
+  if (!fits(ctx, bytes)) {
     if (ctx->armed) {
       pss_trip_set(ctx, L, PSS_TRIP_MEMORY);
       pss_raise_kill(L);
@@ -146,6 +151,7 @@ void pss_limits_arm(pss_context *ctx, int64_t cpu_budget_ns, int64_t deadline_ns
   ctx->deadline_ns = deadline_ns;
   ctx->limit = memory_limit;
   ctx->steps = 0;
+  ctx->memory_refused = 0;
   ctx->cpu_checked_ns = pss_monotonic_ns();
   ctx->armed = 1;
   lua_sethook(ctx->L, pss_hook, LUA_MASKCOUNT, PSS_HOOK_COUNT);

@@ -16,6 +16,34 @@ import Testing
         #expect(sandbox.memoryPeak >= limit - 4096)
     }
 
+    @Test func garbageIsCollectedBeforeTheMemoryLimitKills() throws {
+        // Live data over half the limit: Lua's collector would only start its next cycle past
+        // the limit, so the first refused allocation comes while garbage could make room. Lua
+        // then collects and asks again; only a second refusal is the kill.
+        let sandbox = try LuaSandbox(memoryLimit: 2 << 20)
+        let status = runScript("""
+            local keep = {} for i = 1, 9000 do keep[i] = string.rep('k', 100) .. i end
+            local n = 0 for i = 1, 200000 do local pair = {i, i} n = n + #pair end
+            assert(n == 400000 and #keep == 9000)
+            """, in: sandbox, limits: RunLimits(cpuTime: .seconds(2), memoryBytes: 2 << 20, deadline: .after(.seconds(5))))
+        #expect(status == .completed)
+        #expect(sandbox.memoryPeak <= 2 << 20)
+    }
+
+    @Test func aGuardedFunctionCollectsGarbageBeforeItRefusesASize() throws {
+        // string.rep checks that its result fits before it builds it; garbage does not count.
+        let sandbox = try LuaSandbox(memoryLimit: 4 << 20)
+        let status = runScript("""
+            local live = string.rep('l', 1500000)
+            local garbage = live .. '!'
+            garbage = nil
+            local r = string.rep('r', 1200000)
+            assert(#r == 1200000 and #live == 1500000)
+            """, in: sandbox, limits: RunLimits(cpuTime: .seconds(2), memoryBytes: 4 << 20, deadline: .after(.seconds(5))))
+        #expect(status == .completed)
+        #expect(sandbox.memoryPeak <= 4 << 20)
+    }
+
     @Test func memoryKillIsFinalForPcall() throws {
         let sandbox = try LuaSandbox()
         let status = runScript("""
