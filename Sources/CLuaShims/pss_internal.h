@@ -57,9 +57,10 @@ static inline pss_context *pss_ctx(lua_State *L) {
 }
 
 /* Charges `steps` units of work done inside a C function (a pattern matcher step, a copied
- * element) to the running script's CPU budget. Every few thousand steps it reads the thread's
- * CPU clock and the wall clock. When a limit has been hit it raises the kill, which pcall,
- * xpcall and coroutine.resume cannot catch: it does not return then.
+ * element) to the running script's CPU budget. Every few thousand steps it checks the clocks
+ * as the hook does (the thread's CPU clock at most once per millisecond of wall time). When a
+ * limit has been hit it raises the kill, which pcall, xpcall and coroutine.resume cannot
+ * catch: it does not return then.
  * On a state whose extra space holds NULL instead of a context it does nothing (lua_newstate
  * does not zero the extra space: a plain state must set it). */
 void pss_charge(lua_State *L, size_t steps);

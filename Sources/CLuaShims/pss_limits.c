@@ -73,15 +73,16 @@ int pss_raise_kill(lua_State *L) {
 }
 
 /* Reads the clocks; returns the limit that is past, if any. The wall clock is cheap (vDSO);
- * the thread's CPU clock is a system call (about 1 µs here), so it is read only when at least
- * PSS_CPU_CHECK_NS of wall time passed since the last read — every millisecond in a busy loop,
- * and at the first check after a long C call (a big sort), whatever the instruction count. */
-static int clocks_tripped(pss_context *ctx, int force_cpu) {
+ * the thread's CPU clock is a system call (about 0.6 µs here), so it is read only when at
+ * least PSS_CPU_CHECK_NS of wall time passed since the last read — every millisecond in a busy
+ * loop or a long charged C call, and at the first check after a long uncharged C call (a big
+ * sort), whatever the instruction or step count. */
+static int clocks_tripped(pss_context *ctx) {
   if (atomic_load(&ctx->cancel)) return PSS_TRIP_TIME;
   if (!ctx->armed) return PSS_TRIP_NONE;
   int64_t now = pss_monotonic_ns();
   if (ctx->deadline_ns && now >= ctx->deadline_ns) return PSS_TRIP_TIME;
-  if (ctx->cpu_budget_ns && (force_cpu || now - ctx->cpu_checked_ns >= PSS_CPU_CHECK_NS)) {
+  if (ctx->cpu_budget_ns && now - ctx->cpu_checked_ns >= PSS_CPU_CHECK_NS) {
     ctx->cpu_checked_ns = now;
     if (pss_thread_cpu_ns() - ctx->cpu_start_ns >= ctx->cpu_budget_ns) return PSS_TRIP_CPU;
   }
@@ -94,7 +95,7 @@ void pss_hook(lua_State *L, lua_Debug *ar) {
   if (ctx == NULL) return;
   int trip = atomic_load(&ctx->trip);
   if (trip == PSS_TRIP_NONE) {
-    trip = clocks_tripped(ctx, 0);
+    trip = clocks_tripped(ctx);
     if (trip == PSS_TRIP_NONE) return;
     pss_trip_set(ctx, L, trip);
   }
@@ -119,7 +120,7 @@ void pss_charge(lua_State *L, size_t steps) {
   if (ctx->steps < PSS_CHARGE_INTERVAL) return;
   ctx->steps = 0;
   int trip = atomic_load(&ctx->trip);
-  if (trip == PSS_TRIP_NONE) trip = clocks_tripped(ctx, 1);
+  if (trip == PSS_TRIP_NONE) trip = clocks_tripped(ctx);
   if (trip == PSS_TRIP_NONE) return;
   pss_trip_set(ctx, L, trip);
   pss_raise_kill(L);
