@@ -35,4 +35,26 @@ import Testing
         #expect(values[8].stringValue?.hasSuffix("(position out of bounds)") == true, "\(values[8])")
         #expect(values[9] == .text("3=v2 2=v1 1=x"))
     }
+
+    @Test func stringRepBehavesAsStock() throws {
+        let r = try Recorder()
+        let (status, values) = r.run("""
+            result(string.rep('ab', 3)) result(string.rep('ab', 3, ', ')) result(string.rep('x', 1, '-'))
+            result(string.rep('', 4, '.')) result(string.rep('ab', 0)) result(string.rep('ab', -2, ','))
+            result(('xyz'):rep(5, '|'))
+            local big = string.rep('abc', 100001, '-')
+            local ok = #big == 100001 * 3 + 100000 and big:sub(1, 9) == 'abc-abc-a' and big:sub(-5) == 'c-abc'
+            for i = 1, #big, 4099 do ok = ok and big:sub(i, i + 3) == ('abc-'):sub(((i - 1) % 4) + 1) .. ('abc-'):sub(1, ((i - 1) % 4)) end
+            result(ok)
+            result(select(2, pcall(string.rep, 'x', 1 << 40)))
+            """)
+        #expect(status == .completed)
+        #expect(values.count == 9)
+        #expect(Array(values.prefix(7)) == [
+            .text("ababab"), .text("ab, ab, ab"), .text("x"), .text("..."), .text(""), .text(""),
+            .text("xyz|xyz|xyz|xyz|xyz"),
+        ])
+        #expect(values.dropFirst(7).first == .boolean(true))
+        #expect(values.last?.stringValue?.hasSuffix("resulting string too large") == true, "\(values.last ?? .nil)")
+    }
 }

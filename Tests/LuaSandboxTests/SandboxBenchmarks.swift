@@ -43,6 +43,10 @@ struct SandboxBenchmarks {
         try Self.compareWithStock("backtracking find", "local s = ('a'):rep(3000) for i = 1, 40 do s:find('.-b') end")
     }
 
+    @Test func copyingInStringRep() throws {
+        try Self.compareWithStock("string.rep of 4 MB", "for i = 1, 50 do local s = string.rep('x', 4e6) end")
+    }
+
     static func compareWithStock(_ name: String, _ source: String) throws {
         let sandbox = try LuaSandbox()
         func sandboxed() -> Double {
