@@ -21,8 +21,7 @@ static void put_u32(lua_State *L, encoder *e, uint32_t v) { put_bytes(L, e, &v, 
 
 static void encode(lua_State *L, encoder *e, int idx);
 
-/* Whether the table at `idx` (absolute) is marked as a JSON array (for empty tables). */
-static int marked_array(lua_State *L, int idx) {
+int pss_marked_array(lua_State *L, int idx) {
   pss_context *ctx = pss_ctx(L);
   if (ctx == NULL || ctx->ref_arrays == LUA_NOREF) return 0;
   lua_rawgeti(L, LUA_REGISTRYINDEX, ctx->ref_arrays);
@@ -34,23 +33,29 @@ static int marked_array(lua_State *L, int idx) {
 
 static int ro_newindex(lua_State *L);
 
+int pss_read_only_view(lua_State *L, int idx) {
+  if (!lua_getmetatable(L, idx)) return 0;
+  lua_pushliteral(L, "__newindex");
+  lua_rawget(L, -2);
+  if (lua_tocfunction(L, -1) != ro_newindex) {
+    lua_pop(L, 2);
+    return 0;
+  }
+  lua_getupvalue(L, -1, 1);  /* the name */
+  lua_replace(L, -2);
+  lua_pushliteral(L, "__index");
+  lua_rawget(L, -3);         /* the table shown */
+  lua_remove(L, -3);
+  return 1;
+}
+
 static void encode_table(lua_State *L, encoder *e, int idx) {
   luaL_checkstack(L, 6, "value too deep to convert");
   /* a read-only view encodes as the table it shows */
-  if (lua_getmetatable(L, idx)) {
-    lua_pushliteral(L, "__newindex");
-    lua_rawget(L, -2);
-    int view = lua_tocfunction(L, -1) == ro_newindex;
-    lua_pop(L, 1);
-    if (view) {
-      lua_pushliteral(L, "__index");
-      lua_rawget(L, -2);
-      lua_remove(L, -2);
-      encode_table(L, e, lua_gettop(L));
-      lua_pop(L, 1);
-      return;
-    }
-    lua_pop(L, 1);
+  if (pss_read_only_view(L, idx)) {
+    encode_table(L, e, lua_gettop(L));
+    lua_pop(L, 2);
+    return;
   }
   const void *p = lua_topointer(L, idx);
   for (int i = 0; i < e->depth; i++) {
@@ -78,7 +83,7 @@ static void encode_table(lua_State *L, encoder *e, int idx) {
     sequence = !lua_isnil(L, -1);
     lua_pop(L, 1);
   } else if (count == 0) {
-    sequence = marked_array(L, idx);
+    sequence = pss_marked_array(L, idx);
   }
   e->path[e->depth++] = p;
   put_u8(L, e, sequence ? 'A' : 'T');
@@ -210,8 +215,7 @@ static uint32_t get_u32(lua_State *L, decoder *d) {
 
 static void decode(lua_State *L, decoder *d);
 
-/* Marks the table on top of the stack as a JSON array (so that it encodes back as []). */
-static void mark_array(lua_State *L) {
+void pss_mark_array(lua_State *L) {
   pss_context *ctx = pss_ctx(L);
   if (ctx == NULL || ctx->ref_arrays == LUA_NOREF) return;
   lua_rawgeti(L, LUA_REGISTRYINDEX, ctx->ref_arrays);
@@ -247,8 +251,7 @@ static int ro_pairs(lua_State *L) {
   return 3;
 }
 
-/* Replaces the table on top of the stack by a read-only view of it named `name`. */
-static void make_read_only(lua_State *L, const char *name, size_t name_len) {
+void pss_make_read_only(lua_State *L, const char *name, size_t name_len) {
   int data = lua_gettop(L);
   lua_newtable(L);                 /* the proxy */
   lua_createtable(L, 0, 6);        /* its metatable */
@@ -332,7 +335,7 @@ static void decode(lua_State *L, decoder *d) {
         if (lua_isnil(L, -2)) { lua_pop(L, 2); continue; }
         lua_rawset(L, -3);
       }
-      if (d->ro_name) make_read_only(L, d->ro_name, d->ro_len);
+      if (d->ro_name) pss_make_read_only(L, d->ro_name, d->ro_len);
       break;
     }
     case 'A': {
@@ -342,8 +345,8 @@ static void decode(lua_State *L, decoder *d) {
         decode(L, d);
         lua_rawseti(L, -2, (lua_Integer)i);
       }
-      if (n == 0) mark_array(L);
-      if (d->ro_name) make_read_only(L, d->ro_name, d->ro_len);
+      if (n == 0) pss_mark_array(L);
+      if (d->ro_name) pss_make_read_only(L, d->ro_name, d->ro_len);
       break;
     }
     case 'F': {

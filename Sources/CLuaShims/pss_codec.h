@@ -25,6 +25,17 @@ void pss_decode_value(lua_State *L, const unsigned char *data, size_t len, size_
 /* Pushes a value sequence; returns how many values were pushed. */
 int pss_decode_values(lua_State *L, const unsigned char *data, size_t len);
 
+/* Whether the table at `idx` (absolute) is marked as a JSON array (for empty tables). */
+int pss_marked_array(lua_State *L, int idx);
+/* Marks the table on top of the stack as a JSON array (so that it encodes back as []). */
+void pss_mark_array(lua_State *L);
+
+/* When the table at `idx` is a read-only view, pushes its name and the table it shows (on
+ * top) and returns 1; else pushes nothing and returns 0. */
+int pss_read_only_view(lua_State *L, int idx);
+/* Replaces the table on top of the stack by a read-only view of it named `name`. */
+void pss_make_read_only(lua_State *L, const char *name, size_t name_len);
+
 /* Pushes the cached callable closure for host function `fid`. */
 void pss_push_host_function(lua_State *L, int32_t fid);
 

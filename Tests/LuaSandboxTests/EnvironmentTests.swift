@@ -57,4 +57,28 @@ import Testing
         #expect(values.dropFirst(7).first == .boolean(true))
         #expect(values.last?.stringValue?.hasSuffix("resulting string too large") == true, "\(values.last ?? .nil)")
     }
+
+    @Test func registeredTablesAreFreshInEveryEnvironment() throws {
+        // SPEC 1: nothing a script sets in one request is visible in the next, however deep
+        // in a registered value it sits; read-only views may be shared, nothing changes them.
+        let r = try Recorder()
+        r.sandbox.register(value: .table(LuaTable(fields: [
+            ("config", .table(LuaTable(fields: [("n", .integer(1)), ("list", .table(LuaTable(array: [])))]))),
+        ])), as: "data")
+        r.sandbox.register(value: .lockedCopy(.table(LuaTable(fields: [("x", .integer(1))]))), as: "locked")
+        r.sandbox.register(value: .readOnly(name: "fixed", .table(LuaTable(fields: [("y", .integer(2))]))), as: "fixed")
+        let poison = """
+            data.config.n = 99 data.config.list[1] = 'p' locked.x = 99 rawset(fixed, 'y', 99)
+            result(data.config.n) result(locked.x)
+            """
+        let check = """
+            result(data.config.n) result(#data.config.list) result(locked.x) result(fixed.y)
+            result(pcall(setmetatable, locked, {})) result(echo(data.config.list))
+            """
+        #expect(r.run(poison).0 == .completed)
+        #expect(r.run(poison).1 == [.integer(99), .integer(99)])
+        let (status, values) = r.run(check)
+        #expect(status == .completed)
+        #expect(values == [.integer(1), .integer(0), .integer(1), .integer(2), .boolean(false), .table(LuaTable(array: []))])
+    }
 }
