@@ -12,27 +12,31 @@ int pss_dispatch_call(lua_State *L, int32_t fid, int32_t object_id, int first) {
   pss_context *ctx = pss_ctx(L);
   pss_check_trip(L);
   if (ctx == NULL || dispatch_fn == NULL) return luaL_error(L, "host functions are unavailable");
+  /* The scratch buffers belong to the call in progress. */
+  if (ctx->dispatching) return luaL_error(L, "a host function cannot run Lua that calls the host");
   int n = lua_gettop(L) - first + 1;
   if (n < 0) n = 0;
   ctx->args.length = 0;
   pss_encode_arguments(L, first, n, &ctx->args);
   ctx->results.length = 0;
+  ctx->dispatching = 1;
   int r = dispatch_fn(ctx->host, fid, object_id, ctx->args.data, ctx->args.length,
                       &ctx->results);
+  ctx->dispatching = 0;
   if (r == PSS_HOST_KILL) {
-    pss_trip_set(ctx, L, atomic_load(&ctx->trip) != PSS_TRIP_NONE ? atomic_load(&ctx->trip)
-                                                                   : PSS_TRIP_TIME);
+    pss_trip_set(ctx, L, PSS_TRIP_TIME);  /* unless the host recorded another */
     return pss_raise_kill(L);
   }
-  pss_check_trip(L);
   if (r == PSS_HOST_ERROR) {
     luaL_where(L, 1);
     lua_pushlstring(L, (const char *)ctx->results.data, ctx->results.length);
+    pss_check_trip(L);
     lua_concat(L, 2);
     return lua_error(L);
   }
-  if (ctx->results.length == 0) return 0;
-  return pss_decode_values(L, ctx->results.data, ctx->results.length);
+  int count = ctx->results.length ? pss_decode_values(L, ctx->results.data, ctx->results.length) : 0;
+  pss_check_trip(L);
+  return count;
 }
 
 /* upvalues: function id, argument kind, [string.format] */

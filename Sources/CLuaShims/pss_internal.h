@@ -47,8 +47,9 @@ struct pss_context {
   void *host;
   /* registry references */
   int ref_template, ref_env, ref_null, ref_string_mt_index, ref_arrays;
-  /* scratch buffers of the host-call trampoline */
+  /* scratch buffers of the host-call trampoline, and whether a host call is using them */
   pss_buffer args, results;
+  int dispatching;
 };
 
 /* The context of a state, or NULL for a plain lua_State. */

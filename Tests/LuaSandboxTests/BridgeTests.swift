@@ -1,3 +1,4 @@
+import Synchronization
 import Testing
 @testable import LuaSandbox
 
@@ -76,6 +77,38 @@ import Testing
         let used = (currentThreadCPUTime() - before).milliseconds
         #expect(status == .limit(.cpu))
         #expect(used < 130, "used \(used) ms")
+    }
+
+    @Test func aHostFunctionThatRunsLuaGetsItsOwnResultsBack() throws {
+        // The host-call scratch buffer belongs to the call in progress: Lua that a host
+        // function runs cannot call the host, and the outer results are the outer ones.
+        let r = try Recorder()
+        let sandbox = r.sandbox
+        let env = Mutex<LuaEnvironment?>(nil)
+        let inner = Mutex<RunStatus?>(nil)
+        sandbox.register("outer") { _ in
+            let status = env.withLock { $0 }.map { sandbox.call("inner", in: $0, arguments: []) }
+            inner.withLock { $0 = status }
+            return .values([.text("outer")])
+        }
+        sandbox.arm(RunLimits(cpuTime: .seconds(1), memoryBytes: 8 << 20, deadline: nil))
+        defer { sandbox.disarm() }
+        guard case .compiled(let chunk) = sandbox.compile("""
+            function inner() echo(1, 2, 3) end
+            function main() result(outer()) end
+            """, chunkName: "nested.lua"), let environment = sandbox.makeEnvironment() else {
+            Issue.record("setup")
+            return
+        }
+        env.withLock { $0 = environment }
+        #expect(sandbox.run(chunk, in: environment) == .completed)
+        #expect(sandbox.call("main", in: environment, arguments: []) == .completed)
+        #expect(r.results.map { $0.first ?? .nil } == [.text("outer")])
+        guard case .error(let message) = inner.withLock({ $0 }) else {
+            Issue.record("inner: \(String(describing: inner.withLock { $0 }))")
+            return
+        }
+        #expect(message.hasSuffix("a host function cannot run Lua that calls the host"))
     }
 
     @Test func emptyJSONArraysStayArrays() throws {

@@ -72,7 +72,9 @@ typedef enum pss_status {
  * A host function is a C closure over a trampoline; calling it encodes the arguments and
  * calls the dispatch function below on the same thread. The dispatch writes its results
  * into `out` as a value sequence and returns how it went. The trampoline raises after the
- * dispatch has returned, so no Lua error ever crosses a host frame. */
+ * dispatch has returned, so no Lua error ever crosses a host frame. The dispatch may run Lua in
+ * the same state only if that Lua calls no host function: such a call raises an error there
+ * (`out` is the state's one scratch buffer, and it is in use). */
 enum {
   PSS_HOST_RETURN = 0,  /* `out` holds the results (a value sequence) */
   PSS_HOST_ERROR = 1,   /* `out` holds the error message bytes: raised with position */
