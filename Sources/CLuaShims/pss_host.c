@@ -8,6 +8,14 @@ static pss_dispatch_fn dispatch_fn = NULL;
 
 void pss_set_dispatch(pss_dispatch_fn fn) { dispatch_fn = fn; }
 
+/* Bytes a scratch buffer keeps between host calls. One that grew past this for a big call is
+ * let go after it, so that a state does not hold megabytes outside its memory limit. */
+#define SCRATCH_KEEP ((size_t)64 * 1024)
+
+static void trim(pss_buffer *b) {
+  if (b->capacity > SCRATCH_KEEP) pss_buffer_free(b);
+}
+
 int pss_dispatch_call(lua_State *L, int32_t fid, int32_t object_id, int first) {
   pss_context *ctx = pss_ctx(L);
   pss_check_trip(L);
@@ -23,18 +31,22 @@ int pss_dispatch_call(lua_State *L, int32_t fid, int32_t object_id, int first) {
   int r = dispatch_fn(ctx->host, fid, object_id, ctx->args.data, ctx->args.length,
                       &ctx->results);
   ctx->dispatching = 0;
+  trim(&ctx->args);
   if (r == PSS_HOST_KILL) {
+    trim(&ctx->results);
     pss_trip_set(ctx, L, PSS_TRIP_TIME);  /* unless the host recorded another */
     return pss_raise_kill(L);
   }
   if (r == PSS_HOST_ERROR) {
     luaL_where(L, 1);
     lua_pushlstring(L, (const char *)ctx->results.data, ctx->results.length);
+    trim(&ctx->results);
     pss_check_trip(L);
     lua_concat(L, 2);
     return lua_error(L);
   }
   int count = ctx->results.length ? pss_decode_values(L, ctx->results.data, ctx->results.length) : 0;
+  trim(&ctx->results);
   pss_check_trip(L);
   return count;
 }

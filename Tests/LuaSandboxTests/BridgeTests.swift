@@ -1,3 +1,4 @@
+import CLuaShims
 import Synchronization
 import Testing
 @testable import LuaSandbox
@@ -109,6 +110,14 @@ import Testing
             return
         }
         #expect(message.hasSuffix("a host function cannot run Lua that calls the host"))
+    }
+
+    @Test func aBigHostCallLeavesNoBigBuffersBehind() throws {
+        let r = try Recorder()
+        let (status, values) = r.run("result(#echo(string.rep('x', 3 << 20)))")
+        #expect(status == .completed)
+        #expect(values == [.integer(3 << 20)])
+        #expect(pss_testing_scratch_bytes(r.sandbox.context) <= 128 * 1024)
     }
 
     @Test func emptyJSONArraysStayArrays() throws {

@@ -180,6 +180,9 @@ void pss_collect(pss_context *ctx);
 /* Test support: runs source text in a plain state (stock libraries, no limits, no hook) and
  * returns the Lua status. For benchmarks that compare with stock Lua. */
 int pss_testing_run_plain(const char *source, size_t length);
+/* Test support: the bytes the host-call scratch buffers of a state hold now (outside the
+ * state's memory limit). */
+size_t pss_testing_scratch_bytes(pss_context *ctx);
 
 #ifdef __cplusplus
 }
