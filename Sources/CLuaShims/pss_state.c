@@ -19,7 +19,7 @@ static const char *const TABLE_NAMES[] = {"pack", "sort", "unpack", NULL};
 static const char *const COROUTINE_NAMES[] = {
   "create", "isyieldable", "running", "status", "yield", NULL,
 };
-static const char *const OS_NAMES[] = {"clock", "date", "difftime", "time", NULL};
+static const char *const OS_NAMES[] = {"clock", "difftime", "time", NULL};
 
 /* Copies the listed fields of the table at `from` into the table at `to`. */
 static void copy_fields(lua_State *L, int from, int to, const char *const *names) {
@@ -123,6 +123,9 @@ static int p_setup(lua_State *L) {
 
   lua_newtable(L);
   copy_fields(L, O, lua_gettop(L), OS_NAMES);
+  lua_getfield(L, O, "date");
+  lua_pushcclosure(L, pss_lib_osdate, 1);
+  lua_setfield(L, -2, "date");
   lua_setfield(L, E, "os");
 
   /* json.null: one locked userdata per state */

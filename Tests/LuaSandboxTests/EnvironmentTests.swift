@@ -81,4 +81,29 @@ import Testing
         #expect(status == .completed)
         #expect(values == [.integer(1), .integer(0), .integer(1), .integer(2), .boolean(false), .table(LuaTable(array: []))])
     }
+
+    @Test func osDateOfALongFormatIsTheStockResult() throws {
+        // A long format is converted in slices: the result must be what one call makes.
+        let r = try Recorder()
+        let (status, values) = r.run("""
+            local t = 1700000000
+            local unit = '%Y-%m-%d %H:%M:%S %a %b %j %Ec %OS %% | '
+            local one = os.date(unit, t)
+            local long = os.date(string.rep(unit, 40), t)
+            result(long == string.rep(one, 40))
+            result(os.date('!' .. string.rep(unit, 40), t) == string.rep(os.date('!' .. unit, t), 40))
+            result(os.date(string.rep('x', 300) .. '*t', t) == string.rep('x', 300) .. '*t')
+            result(type(os.date('!*t', t))) result(os.date('!%Y', t))
+            result(select(2, pcall(os.date, string.rep('%Y', 200) .. '%Q', t)))
+            local now = os.date(string.rep('%S', 400))
+            result(now == string.rep(now:sub(1, 2), 400))
+            """)
+        #expect(status == .completed)
+        #expect(values.count == 7)
+        #expect(Array(values.prefix(3)) == [.boolean(true), .boolean(true), .boolean(true)])
+        #expect(values.dropFirst(3).first == .text("table"))
+        #expect(values.dropFirst(4).first == .text("2023"))
+        #expect(values.dropFirst(5).first?.stringValue?.contains("invalid conversion specifier '%Q'") == true)
+        #expect(values.last == .boolean(true))
+    }
 }

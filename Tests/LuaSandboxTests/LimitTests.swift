@@ -118,6 +118,19 @@ import Testing
         }
     }
 
+    @Test func osDateOfAHugeFormatIsCharged() throws {
+        // One stock call converts the whole format: a megabyte of '%x' is about 100 ms of C.
+        let sandbox = try LuaSandbox()
+        let before = currentThreadCPUTime()
+        let status = runScript("""
+            local format = string.rep('%x', 500000)
+            while true do os.date(format, 0) end
+            """, in: sandbox, limits: RunLimits(cpuTime: .milliseconds(30), memoryBytes: 8 << 20, deadline: .after(.seconds(5))))
+        let used = (currentThreadCPUTime() - before).milliseconds
+        #expect(status == .limit(.cpu))
+        #expect(used < 45, "used \(used) ms")
+    }
+
     @Test func rearmingClearsATripAndPeakTracks() throws {
         let sandbox = try LuaSandbox()
         #expect(runScript("while true do end", in: sandbox,
