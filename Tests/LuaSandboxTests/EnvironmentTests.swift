@@ -4,6 +4,77 @@ import Testing
 /// The safe environment of SPEC section 1 and the guarded library functions in it: what a
 /// script finds, and that the guarded versions behave as the stock ones do.
 @Suite struct EnvironmentTests {
+    @Test func theEnvironmentIsSPECsListExactly() throws {
+        let sandbox = try LuaSandbox()
+        var names: [String: [String]] = [:]
+        sandbox.register("report") { call in
+            guard case .table(let t) = call[0] else { return .error("not a table") }
+            for pair in t.pairs {
+                guard let key = pair.key.stringValue, case .table(let list) = pair.value else { continue }
+                names[key] = list.elements.compactMap(\.stringValue).sorted()
+            }
+            return .none
+        }
+        let status = runScript("""
+            local out = {}
+            for _, lib in ipairs({'_G', 'string', 'table', 'math', 'utf8', 'coroutine', 'os'}) do
+              local list = {}
+              for k in pairs(lib == '_G' and _G or _G[lib]) do list[#list + 1] = k end
+              out[lib] = list
+            end
+            report(out)
+            """, in: sandbox)
+        #expect(status == .completed)
+        #expect(names["_G"] == [
+            "_G", "_VERSION", "assert", "coroutine", "error", "getmetatable", "ipairs", "load", "math",
+            "next", "os", "pairs", "pcall", "rawequal", "rawget", "rawlen", "rawset", "report", "select",
+            "setmetatable", "string", "table", "tonumber", "tostring", "type", "utf8", "xpcall",
+        ])
+        #expect(names["string"] == [
+            "byte", "char", "find", "format", "gmatch", "gsub", "len", "lower", "match", "pack", "packsize",
+            "rep", "reverse", "sub", "unpack", "upper",
+        ])
+        #expect(names["table"] == ["concat", "insert", "move", "pack", "remove", "sort", "unpack"])
+        #expect(names["coroutine"] == ["create", "isyieldable", "resume", "running", "status", "wrap", "yield"])
+        #expect(names["os"] == ["clock", "date", "difftime", "time"])
+        #expect(names["utf8"] == ["char", "charpattern", "codepoint", "codes", "len", "offset"])
+        // the whole math library (Debian's build adds the 5.2 compatibility functions)
+        let manual: Set = [
+            "abs", "acos", "asin", "atan", "ceil", "cos", "deg", "exp", "floor", "fmod", "huge", "log",
+            "max", "maxinteger", "min", "mininteger", "modf", "pi", "rad", "random", "randomseed", "sin",
+            "sqrt", "tan", "tointeger", "type", "ult",
+        ]
+        #expect(manual.isSubset(of: names["math"] ?? []))
+    }
+
+    @Test func metatablesLoadAndTheStringMetatable() throws {
+        let r = try Recorder()
+        let (status, values) = r.run("""
+            result(pcall(setmetatable, {}, {__gc = false}))
+            result(pcall(setmetatable, {}, {__gc = function() end}))
+            result(getmetatable('')) result(pcall(setmetatable, '', {}))
+            result(select(2, load('\\27Lua', 'b')))
+            result(select(2, load('return 1', 'c', 'b')))
+            x = 'script global'
+            result(load('return x')()) result(load('return x', 'c', 't', {x = 'given'})())
+            result(load(function() return nil end) ~= nil)
+            result(('abc'):upper()) result(rawequal(string, ('').upper and string or nil))
+            """)
+        #expect(status == .completed)
+        #expect(values.count == 11)
+        #expect(values[0] == .boolean(false))
+        #expect(values[1] == .boolean(false))
+        #expect(values[2] == .boolean(false))
+        #expect(values[3] == .boolean(false))
+        #expect(values[4].stringValue?.contains("binary") == true, "\(values[4])")
+        #expect(values[5].stringValue?.contains("only text chunks") == true, "\(values[5])")
+        #expect(values[6] == .text("script global"))
+        #expect(values[7] == .text("given"))
+        #expect(values[8] == .boolean(true))
+        #expect(values[9] == .text("ABC"))
+        #expect(values[10] == .boolean(true))
+    }
+
     @Test func tableInsertAndRemoveBehaveAsStock() throws {
         let r = try Recorder()
         let (status, values) = r.run("""
