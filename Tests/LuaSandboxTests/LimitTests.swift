@@ -131,6 +131,36 @@ import Testing
         #expect(used < 45, "used \(used) ms")
     }
 
+    @Test func aCoroutineKilledInOneRunIsNotResetInTheNext() async throws {
+        // bestAttempt runs in the environment of the run the kill stopped. A wrapped coroutine
+        // killed there still has its __close pending, and the kill left its hooks off: a reset
+        // on the next call would run that handler with no check at all.
+        let sandbox = try LuaSandbox()
+        let outcome = await SandboxExecutor().run(sandbox, deadline: .after(.seconds(2))) { sandbox -> [RunStatus] in
+            guard case .compiled(let chunk) = sandbox.compile("""
+                function didReceive()
+                  F = coroutine.wrap(function()
+                    local guard <close> = setmetatable({}, {__close = function() while true do end end})
+                    while true do end
+                  end)
+                  F()
+                end
+                function bestAttempt() F() end
+                """, chunkName: "wrap.lua"), let env = sandbox.makeEnvironment() else { return [] }
+            let limits = RunLimits(cpuTime: .milliseconds(30), memoryBytes: 8 << 20, deadline: .after(.seconds(2)))
+            sandbox.arm(limits)
+            defer { sandbox.disarm() }
+            let main = sandbox.run(chunk, in: env) == .completed ? sandbox.call("didReceive", in: env, arguments: []) : .missing
+            sandbox.arm(limits)
+            return [main, sandbox.call("bestAttempt", in: env, arguments: [])]
+        }
+        guard case .finished(let statuses) = outcome else {
+            Issue.record("the state was abandoned")
+            return
+        }
+        #expect(statuses == [.limit(.cpu), .error("wrap.lua:8: cannot resume dead coroutine")])
+    }
+
     @Test func rearmingClearsATripAndPeakTracks() throws {
         let sandbox = try LuaSandbox()
         #expect(runScript("while true do end", in: sandbox,
