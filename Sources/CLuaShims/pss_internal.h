@@ -83,10 +83,6 @@ int pss_raise_kill(lua_State *L);
  * that know their result size up front (string.rep). */
 void pss_reserve(lua_State *L, size_t bytes);
 
-/* Clocks, in nanoseconds. */
-int64_t pss_thread_cpu_ns(void);
-int64_t pss_monotonic_ns(void);
-
 /* The capped allocator (lua_Alloc) whose user data is the context. */
 void *pss_alloc(void *ud, void *ptr, size_t osize, size_t nsize);
 

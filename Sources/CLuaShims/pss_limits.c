@@ -7,20 +7,17 @@ static const char *const kill_messages[] = {
   "limit exceeded", "cpu limit exceeded", "memory limit exceeded", "time limit exceeded",
 };
 
-int64_t pss_thread_cpu_ns(void) {
+int64_t pss_thread_cpu_now_ns(void) {
   struct timespec ts;
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
   return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-int64_t pss_monotonic_ns(void) {
+int64_t pss_monotonic_now_ns(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
-
-int64_t pss_thread_cpu_now_ns(void) { return pss_thread_cpu_ns(); }
-int64_t pss_monotonic_now_ns(void) { return pss_monotonic_ns(); }
 
 void *pss_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
   pss_context *ctx = (pss_context *)ud;
@@ -80,11 +77,11 @@ int pss_raise_kill(lua_State *L) {
 static int clocks_tripped(pss_context *ctx) {
   if (atomic_load(&ctx->cancel)) return PSS_TRIP_TIME;
   if (!ctx->armed) return PSS_TRIP_NONE;
-  int64_t now = pss_monotonic_ns();
+  int64_t now = pss_monotonic_now_ns();
   if (ctx->deadline_ns && now >= ctx->deadline_ns) return PSS_TRIP_TIME;
   if (ctx->cpu_budget_ns && now - ctx->cpu_checked_ns >= PSS_CPU_CHECK_NS) {
     ctx->cpu_checked_ns = now;
-    if (pss_thread_cpu_ns() - ctx->cpu_start_ns >= ctx->cpu_budget_ns) return PSS_TRIP_CPU;
+    if (pss_thread_cpu_now_ns() - ctx->cpu_start_ns >= ctx->cpu_budget_ns) return PSS_TRIP_CPU;
   }
   return PSS_TRIP_NONE;
 }
@@ -148,12 +145,12 @@ void pss_limits_arm(pss_context *ctx, int64_t cpu_budget_ns, int64_t deadline_ns
   atomic_store(&ctx->trip, PSS_TRIP_NONE);
   atomic_store(&ctx->cancel, 0);
   ctx->cpu_budget_ns = cpu_budget_ns;
-  ctx->cpu_start_ns = pss_thread_cpu_ns();
+  ctx->cpu_start_ns = pss_thread_cpu_now_ns();
   ctx->deadline_ns = deadline_ns;
   ctx->limit = memory_limit;
   ctx->steps = 0;
   ctx->memory_refused = 0;
-  ctx->cpu_checked_ns = pss_monotonic_ns();
+  ctx->cpu_checked_ns = pss_monotonic_now_ns();
   ctx->armed = 1;
   lua_sethook(ctx->L, pss_hook, LUA_MASKCOUNT, PSS_HOOK_COUNT);
 }
@@ -162,10 +159,7 @@ void pss_limits_disarm(pss_context *ctx) { ctx->armed = 0; }
 
 void pss_cancel(pss_context *ctx) { atomic_store(&ctx->cancel, 1); }
 
-void pss_trip_request(pss_context *ctx, pss_trip trip) {
-  int none = PSS_TRIP_NONE;
-  atomic_compare_exchange_strong(&ctx->trip, &none, (int)trip);
-}
+void pss_trip_request(pss_context *ctx, pss_trip trip) { pss_trip_set(ctx, NULL, (int)trip); }
 
 pss_trip pss_trip_of(pss_context *ctx) { return (pss_trip)atomic_load(&ctx->trip); }
 size_t pss_memory_used(pss_context *ctx) { return ctx->used; }

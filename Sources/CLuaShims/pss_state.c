@@ -29,6 +29,16 @@ static void copy_fields(lua_State *L, int from, int to, const char *const *names
   }
 }
 
+/* Copies every field of the table at `from` into the table on top of the stack. */
+static void copy_all(lua_State *L, int from) {
+  lua_pushnil(L);
+  while (lua_next(L, from) != 0) {
+    lua_pushvalue(L, -2);
+    lua_insert(L, -2);
+    lua_rawset(L, -4);
+  }
+}
+
 static void set_function(lua_State *L, int table, const char *name, lua_CFunction f) {
   lua_pushcfunction(L, f);
   lua_setfield(L, table, name);
@@ -98,21 +108,11 @@ static int p_setup(lua_State *L) {
   lua_setfield(L, E, "table");
 
   lua_newtable(L);
-  lua_pushnil(L);
-  while (lua_next(L, M) != 0) {
-    lua_pushvalue(L, -2);
-    lua_insert(L, -2);
-    lua_rawset(L, -4);
-  }
+  copy_all(L, M);
   lua_setfield(L, E, "math");
 
   lua_newtable(L);
-  lua_pushnil(L);
-  while (lua_next(L, U) != 0) {
-    lua_pushvalue(L, -2);
-    lua_insert(L, -2);
-    lua_rawset(L, -4);
-  }
+  copy_all(L, U);
   lua_setfield(L, E, "utf8");
 
   lua_newtable(L);
@@ -150,12 +150,7 @@ static int p_setup(lua_State *L) {
 
   /* the string metatable: methods from a private copy of the string table, locked */
   lua_newtable(L);
-  lua_pushnil(L);
-  while (lua_next(L, SS) != 0) {
-    lua_pushvalue(L, -2);
-    lua_insert(L, -2);
-    lua_rawset(L, -4);
-  }
+  copy_all(L, SS);
   int methods = lua_gettop(L);
   lua_pushliteral(L, "");
   lua_createtable(L, 0, 2);
