@@ -58,10 +58,14 @@ import Testing
             x = 'script global'
             result(load('return x')()) result(load('return x', 'c', 't', {x = 'given'})())
             result(load(function() return nil end) ~= nil)
+            local parts, i = {'return ', string.rep(' ', 10000), '1 +', ' 41', ''}, 0
+            result(load(function() i = i + 1 return parts[i] end)())
+            result(load(string.rep(' ', 9000) .. 'return ...')(7))
+            result(select(2, load(string.rep('\\n', 5000) .. 'x = = 1', '=big')))
             result(('abc'):upper()) result(rawequal(string, ('').upper and string or nil))
             """)
         #expect(status == .completed)
-        #expect(values.count == 11)
+        #expect(values.count == 14)
         #expect(values[0] == .boolean(false))
         #expect(values[1] == .boolean(false))
         #expect(values[2] == .boolean(false))
@@ -71,8 +75,11 @@ import Testing
         #expect(values[6] == .text("script global"))
         #expect(values[7] == .text("given"))
         #expect(values[8] == .boolean(true))
-        #expect(values[9] == .text("ABC"))
-        #expect(values[10] == .boolean(true))
+        #expect(values[9] == .integer(42))
+        #expect(values[10] == .integer(7))
+        #expect(values[11] == .text("big:5001: unexpected symbol near '='"))
+        #expect(values[12] == .text("ABC"))
+        #expect(values[13] == .boolean(true))
     }
 
     @Test func tableInsertAndRemoveBehaveAsStock() throws {

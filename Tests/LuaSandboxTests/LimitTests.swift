@@ -161,6 +161,23 @@ import Testing
         #expect(statuses == [.limit(.cpu), .error("wrap.lua:8: cannot resume dead coroutine")])
     }
 
+    @Test func loadOfAHugeChunkIsCharged() throws {
+        // Parsing is C: three megabytes of source are about 35 ms in one call, however the
+        // source comes (a string, or one piece from a reader function).
+        for source in [
+            "local src = string.rep(';', 3e6) while true do load(src) end",
+            "local src = string.rep(';', 3e6) while true do local done = false load(function() if not done then done = true return src end end) end",
+        ] {
+            let sandbox = try LuaSandbox()
+            let before = currentThreadCPUTime()
+            let status = runScript(source, in: sandbox,
+                                   limits: RunLimits(cpuTime: .milliseconds(30), memoryBytes: 8 << 20, deadline: .after(.seconds(5))))
+            let used = (currentThreadCPUTime() - before).milliseconds
+            #expect(status == .limit(.cpu))
+            #expect(used < 40, "used \(used) ms: \(source)")
+        }
+    }
+
     @Test func rearmingClearsATripAndPeakTracks() throws {
         let sandbox = try LuaSandbox()
         #expect(runScript("while true do end", in: sandbox,
