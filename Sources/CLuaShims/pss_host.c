@@ -16,6 +16,13 @@ static void trim(pss_buffer *b) {
   if (b->capacity > SCRATCH_KEEP) pss_buffer_free(b);
 }
 
+/* After a host call: the kill when a limit tripped meanwhile, and a look at the clocks, since
+ * the host's work can be long for few instructions (a hook of the app's, say). */
+static void after_host(lua_State *L) {
+  pss_check_trip(L);
+  pss_charge(L, PSS_CHARGE_INTERVAL);
+}
+
 int pss_dispatch_call(lua_State *L, int32_t fid, int32_t object_id, int first) {
   pss_context *ctx = pss_ctx(L);
   pss_check_trip(L);
@@ -41,13 +48,13 @@ int pss_dispatch_call(lua_State *L, int32_t fid, int32_t object_id, int first) {
     luaL_where(L, 1);
     lua_pushlstring(L, (const char *)ctx->results.data, ctx->results.length);
     trim(&ctx->results);
-    pss_check_trip(L);
+    after_host(L);
     lua_concat(L, 2);
     return lua_error(L);
   }
   int count = ctx->results.length ? pss_decode_values(L, ctx->results.data, ctx->results.length) : 0;
   trim(&ctx->results);
-  pss_check_trip(L);
+  after_host(L);
   return count;
 }
 

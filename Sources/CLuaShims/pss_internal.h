@@ -63,8 +63,15 @@ static inline pss_context *pss_ctx(lua_State *L) {
  * limit has been hit it raises the kill, which pcall, xpcall and coroutine.resume cannot
  * catch: it does not return then.
  * On a state whose extra space holds NULL instead of a context it does nothing (lua_newstate
- * does not zero the extra space: a plain state must set it). */
-void pss_charge(lua_State *L, size_t steps);
+ * does not zero the extra space: a plain state must set it). Inline: most charges only add;
+ * pss_charge_check is the check, once the steps reached PSS_CHARGE_INTERVAL. */
+void pss_charge_check(lua_State *L, pss_context *ctx);
+static inline void pss_charge(lua_State *L, size_t steps) {
+  pss_context *ctx = pss_ctx(L);
+  if (ctx == NULL) return;
+  ctx->steps += steps;
+  if (ctx->steps >= PSS_CHARGE_INTERVAL) pss_charge_check(L, ctx);
+}
 
 /* Raises the kill when a limit has already tripped, or when an allocation was refused for
  * good (the error being caught is then the memory error); returns otherwise. Cheap. Every

@@ -3,6 +3,10 @@
 #define PSS_LIB_H
 #include "pss_internal.h"
 
+/* Pushes stock function `f` wrapped in a charge of the work its arguments make: the lengths
+ * of its strings and tables, its argument count, and with `span` the span between its integer
+ * arguments 2 and 3 (pss_lib_charged.c). `f` must use no upvalues. */
+void pss_push_charged(lua_State *L, lua_CFunction f, int span);
 /* base */
 int pss_lib_pcall(lua_State *L);
 int pss_lib_xpcall(lua_State *L);

@@ -110,11 +110,7 @@ void pss_check_trip(lua_State *L) {
   }
 }
 
-void pss_charge(lua_State *L, size_t steps) {
-  pss_context *ctx = pss_ctx(L);
-  if (ctx == NULL) return;
-  ctx->steps += steps;
-  if (ctx->steps < PSS_CHARGE_INTERVAL) return;
+void pss_charge_check(lua_State *L, pss_context *ctx) {
   ctx->steps = 0;
   int trip = atomic_load(&ctx->trip);
   if (trip == PSS_TRIP_NONE) trip = clocks_tripped(ctx);

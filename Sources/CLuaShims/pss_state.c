@@ -6,26 +6,44 @@
 #include "pss_host.h"
 #include "pss_lib.h"
 
-/* The base functions scripts get as they are. */
+/* The stock functions scripts get as they are: their work does not grow with their
+ * arguments. */
 static const char *const BASE_NAMES[] = {
-  "assert", "error", "ipairs", "next", "pairs", "select", "tonumber", "tostring", "type",
-  "rawequal", "rawlen", "rawget", "rawset", "getmetatable", "_VERSION", NULL,
+  "assert", "error", "ipairs", "next", "pairs", "select", "tostring", "type", "rawequal",
+  "rawlen", "rawget", "rawset", "getmetatable", "_VERSION", NULL,
 };
-static const char *const STRING_NAMES[] = {
-  "byte", "char", "format", "len", "lower", "pack", "packsize", "reverse", "sub", "unpack",
-  "upper", NULL,
-};
-static const char *const TABLE_NAMES[] = {"pack", "sort", "unpack", NULL};
+static const char *const STRING_NAMES[] = {"len", NULL};
 static const char *const COROUTINE_NAMES[] = {
   "create", "isyieldable", "running", "status", "yield", NULL,
 };
 static const char *const OS_NAMES[] = {"clock", "difftime", "time", NULL};
+static const char *const UTF8_NAMES[] = {"charpattern", "codes", NULL};
+
+/* Stock functions whose work grows with their arguments: they get a charge of it first. */
+static const char *const BASE_CHARGED[] = {"tonumber", NULL};
+static const char *const STRING_CHARGED[] = {
+  "byte", "char", "format", "lower", "pack", "packsize", "reverse", "sub", "unpack", "upper",
+  NULL,
+};
+static const char *const TABLE_CHARGED[] = {"pack", "sort", NULL};
+static const char *const UTF8_CHARGED[] = {"char", "codepoint", "len", "offset", NULL};
 
 /* Copies the listed fields of the table at `from` into the table at `to`. */
 static void copy_fields(lua_State *L, int from, int to, const char *const *names) {
   for (; *names; names++) {
     lua_getfield(L, from, *names);
     lua_setfield(L, to, *names);
+  }
+}
+
+/* Copies the listed functions of the table at `from` into the table at `to`, each wrapped in
+ * a charge of its work (with the span of arguments 2 and 3 when `span`). */
+static void copy_charged(lua_State *L, int from, int to, const char *const *names, int span) {
+  for (; *names; names++) {
+    lua_getfield(L, from, *names);
+    pss_push_charged(L, lua_tocfunction(L, -1), span);
+    lua_setfield(L, to, *names);
+    lua_pop(L, 1);
   }
 }
 
@@ -83,6 +101,7 @@ static int p_setup(lua_State *L) {
   lua_newtable(L);
   int E = lua_gettop(L);
   copy_fields(L, G, E, BASE_NAMES);
+  copy_charged(L, G, E, BASE_CHARGED, 0);
   set_function(L, E, "pcall", pss_lib_pcall);
   set_function(L, E, "xpcall", pss_lib_xpcall);
   set_function(L, E, "setmetatable", pss_lib_setmetatable);
@@ -90,6 +109,7 @@ static int p_setup(lua_State *L) {
 
   lua_newtable(L);
   copy_fields(L, S, lua_gettop(L), STRING_NAMES);
+  copy_charged(L, S, lua_gettop(L), STRING_CHARGED, 0);
   set_function(L, lua_gettop(L), "rep", pss_lib_strrep);
   set_function(L, lua_gettop(L), "find", pss_str_find);
   set_function(L, lua_gettop(L), "match", pss_str_match);
@@ -100,7 +120,11 @@ static int p_setup(lua_State *L) {
   lua_setfield(L, E, "string");
 
   lua_newtable(L);
-  copy_fields(L, T, lua_gettop(L), TABLE_NAMES);
+  copy_charged(L, T, lua_gettop(L), TABLE_CHARGED, 0);
+  lua_getfield(L, T, "unpack");
+  pss_push_charged(L, lua_tocfunction(L, -1), 1);
+  lua_setfield(L, -3, "unpack");
+  lua_pop(L, 1);
   set_function(L, lua_gettop(L), "move", pss_lib_tmove);
   set_function(L, lua_gettop(L), "concat", pss_lib_tconcat);
   set_function(L, lua_gettop(L), "insert", pss_lib_tinsert);
@@ -112,7 +136,8 @@ static int p_setup(lua_State *L) {
   lua_setfield(L, E, "math");
 
   lua_newtable(L);
-  copy_all(L, U);
+  copy_fields(L, U, lua_gettop(L), UTF8_NAMES);
+  copy_charged(L, U, lua_gettop(L), UTF8_CHARGED, 0);
   lua_setfield(L, E, "utf8");
 
   lua_newtable(L);

@@ -178,6 +178,35 @@ import Testing
         }
     }
 
+    @Test func aLoopOfCostlyCallsEndsWithinACallOfTheBudget() throws {
+        // The count hook runs once per thousand instructions: a loop of C calls that each
+        // cost milliseconds made hundreds of them between two checks. Functions whose work
+        // grows with their arguments are charged for it first, and host calls are followed by
+        // a look at the clocks.
+        let sandbox = try LuaSandbox()
+        sandbox.register("busy") { _ in
+            let start = currentThreadCPUTime()
+            while currentThreadCPUTime() - start < .milliseconds(3) {}
+            return .none
+        }
+        let cases = [
+            "local t = {} for i = 1, 5e4 do t[i] = (i * 7919) % 1000003 end while true do table.sort(t) end",
+            "local s = string.rep('a', 2e6) while true do local u = s:upper() end",
+            "local s = string.rep('a', 4e6) while true do local n = utf8.len(s) end",
+            "local s = string.rep(' ', 3e6) .. '1' while true do local n = tonumber(s) end",
+            "local t = {} while true do local n = select('#', table.unpack(t, 1, 5e4)) end",
+            "while true do busy() end",
+        ]
+        for source in cases {
+            let before = currentThreadCPUTime()
+            let status = runScript(source, in: sandbox,
+                                   limits: RunLimits(cpuTime: .milliseconds(30), memoryBytes: 8 << 20, deadline: .after(.seconds(10))))
+            let used = (currentThreadCPUTime() - before).milliseconds
+            #expect(status == .limit(.cpu), "\(source)")
+            #expect(used < 60, "used \(used) ms: \(source)")
+        }
+    }
+
     @Test func rearmingClearsATripAndPeakTracks() throws {
         let sandbox = try LuaSandbox()
         #expect(runScript("while true do end", in: sandbox,

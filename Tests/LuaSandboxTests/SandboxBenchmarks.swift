@@ -47,6 +47,11 @@ struct SandboxBenchmarks {
         try Self.compareWithStock("string.rep of 4 MB", "for i = 1, 50 do local s = string.rep('x', 4e6) end")
     }
 
+    @Test func chargedStringFunctionsInATightLoop() throws {
+        // string.byte is charged for its arguments before it runs: the price of one C call.
+        try Self.compareWithStock("1e7 calls of s:byte(i)", "local s = 'hello world' local n = 0 for i = 1, 1e7 do n = n + s:byte(i % 10 + 1) end")
+    }
+
     static func compareWithStock(_ name: String, _ source: String) throws {
         let sandbox = try LuaSandbox()
         func sandboxed() -> Double {
