@@ -120,55 +120,9 @@ typedef struct ref_args {
   pss_buffer *out;
 } ref_args;
 
-/* Pushes a copy of the table at `idx` (absolute), with room for `extra` more fields, in which
- * every table is copied in turn: a script can change any table of the template (rawset changes
- * even a read-only view), so no run may share one with another. A copy keeps the metatable
- * and the JSON array mark; a read-only view's copy is a view of a copy. The template is a tree
- * (the host's values cannot hold cycles). */
-static void push_copy(lua_State *L, int idx, int extra) {
-  luaL_checkstack(L, 8, "environment too deep");
-  if (pss_read_only_view(L, idx)) {  /* name, shown table */
-    push_copy(L, lua_gettop(L), 0);
-    size_t len;
-    const char *name = lua_tolstring(L, -3, &len);
-    pss_make_read_only(L, name, len);
-    lua_replace(L, -3);
-    lua_pop(L, 1);
-    return;
-  }
-  int n = 0;
-  lua_pushnil(L);
-  while (lua_next(L, idx) != 0) {
-    n++;
-    lua_pop(L, 1);
-  }
-  int narr = (int)lua_rawlen(L, idx);
-  if (narr > n) narr = n;
-  lua_createtable(L, narr, n - narr + extra);
-  int copy = lua_gettop(L);
-  lua_pushnil(L);
-  while (lua_next(L, idx) != 0) {
-    if (lua_type(L, -1) == LUA_TTABLE) {
-      push_copy(L, lua_gettop(L), 0);
-      lua_replace(L, -2);
-    }
-    lua_pushvalue(L, -2);
-    lua_insert(L, -2);
-    lua_rawset(L, copy);
-  }
-  if (lua_getmetatable(L, idx)) lua_setmetatable(L, copy);
-  if (n == 0 && pss_marked_array(L, idx)) pss_mark_array(L);
-}
-
-/* A run's environment: a copy of the template that shares no table with another run, however
- * deep it sits, and _G. */
 static int p_env_new(lua_State *L) {
   ref_args *a = lua_touserdata(L, 1);
-  pss_context *ctx = pss_ctx(L);
-  lua_rawgeti(L, LUA_REGISTRYINDEX, ctx->ref_template);
-  push_copy(L, lua_gettop(L), 1);
-  lua_pushvalue(L, -1);
-  lua_setfield(L, -2, "_G");
+  pss_push_environment(L);
   a->ref = luaL_ref(L, LUA_REGISTRYINDEX);
   return 0;
 }

@@ -1,4 +1,5 @@
-/* Internal interface of the shims: the per-state context, the limits and the kill.
+/* Internal interface of the shims: the per-state context, the limits and the kill, and the
+ * environments.
  * Not visible to Swift (not under include/). */
 #ifndef PSS_INTERNAL_H
 #define PSS_INTERNAL_H
@@ -89,6 +90,10 @@ int pss_raise_kill(lua_State *L);
  * kill when `bytes` more would not fit even after a full garbage collection. For C functions
  * that know their result size up front (string.rep). */
 void pss_reserve(lua_State *L, size_t bytes);
+
+/* Pushes a run's environment: a copy of the state's template that shares no table with
+ * another run, however deep it sits, and _G (pss_state.c). */
+void pss_push_environment(lua_State *L);
 
 /* The capped allocator (lua_Alloc) whose user data is the context. */
 void *pss_alloc(void *ud, void *ptr, size_t osize, size_t nsize);

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <lualib.h>
+#include "pss_codec.h"
 #include "pss_host.h"
 #include "pss_lib.h"
 
@@ -203,6 +204,55 @@ static int p_setup(lua_State *L) {
   lua_pushnil(L);
   lua_setfield(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
   return 0;
+}
+
+/* Pushes a copy of the table at `idx` (absolute), with room for `extra` more fields, in which
+ * every table is copied in turn: a script can change any table of the template (rawset changes
+ * even a read-only view), so no run may share one with another. A copy keeps the metatable
+ * and the JSON array mark; a read-only view's copy is a view of a copy. The template is a tree
+ * (the host's values cannot hold cycles). */
+static void push_copy(lua_State *L, int idx, int extra) {
+  luaL_checkstack(L, 8, "environment too deep");
+  if (pss_read_only_view(L, idx)) {  /* name, shown table */
+    push_copy(L, lua_gettop(L), 0);
+    size_t len;
+    const char *name = lua_tolstring(L, -3, &len);
+    pss_make_read_only(L, name, len);
+    lua_replace(L, -3);
+    lua_pop(L, 1);
+    return;
+  }
+  int n = 0;
+  lua_pushnil(L);
+  while (lua_next(L, idx) != 0) {
+    n++;
+    lua_pop(L, 1);
+  }
+  int narr = (int)lua_rawlen(L, idx);
+  if (narr > n) narr = n;
+  lua_createtable(L, narr, n - narr + extra);
+  int copy = lua_gettop(L);
+  lua_pushnil(L);
+  while (lua_next(L, idx) != 0) {
+    if (lua_type(L, -1) == LUA_TTABLE) {
+      push_copy(L, lua_gettop(L), 0);
+      lua_replace(L, -2);
+    }
+    lua_pushvalue(L, -2);
+    lua_insert(L, -2);
+    lua_rawset(L, copy);
+  }
+  if (lua_getmetatable(L, idx)) lua_setmetatable(L, copy);
+  if (n == 0 && pss_marked_array(L, idx)) pss_mark_array(L);
+}
+
+void pss_push_environment(lua_State *L) {
+  pss_context *ctx = pss_ctx(L);
+  lua_rawgeti(L, LUA_REGISTRYINDEX, ctx->ref_template);
+  push_copy(L, lua_gettop(L), 1);
+  lua_pushvalue(L, -1);
+  lua_setfield(L, -2, "_G");
+  lua_remove(L, -2);
 }
 
 pss_context *pss_state_new(size_t memory_limit, void *host) {
