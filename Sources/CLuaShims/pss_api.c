@@ -13,8 +13,7 @@ static int protected(pss_context *ctx, lua_CFunction f, void *args, pss_buffer *
   int status = lua_pcall(L, 1, 0, 0);
   int result = PSS_OK;
   if (status != LUA_OK) {
-    if (status == LUA_ERRMEM && atomic_load(&ctx->trip) == PSS_TRIP_NONE)
-      pss_trip_request(ctx, PSS_TRIP_MEMORY);
+    if (status == LUA_ERRMEM || ctx->memory_refused) pss_trip_request(ctx, PSS_TRIP_MEMORY);
     if (atomic_load(&ctx->trip) != PSS_TRIP_NONE) {
       result = PSS_KILLED;
     } else {
@@ -123,38 +122,7 @@ typedef struct ref_args {
 
 static int p_env_new(lua_State *L) {
   ref_args *a = lua_touserdata(L, 1);
-  pss_context *ctx = pss_ctx(L);
-  lua_rawgeti(L, LUA_REGISTRYINDEX, ctx->ref_template);
-  int template = lua_gettop(L);
-  lua_createtable(L, 0, 64);
-  int env = lua_gettop(L);
-  lua_pushnil(L);
-  while (lua_next(L, template) != 0) {
-    /* a table without a metatable is a library table: every run gets its own copy (a
-     * read-only view stays shared: nothing can change it) */
-    int library = 0;
-    if (lua_type(L, -1) == LUA_TTABLE) {
-      if (lua_getmetatable(L, -1)) lua_pop(L, 1);
-      else library = 1;
-    }
-    if (library) {
-      int lib = lua_gettop(L);
-      lua_createtable(L, 0, 32);
-      lua_pushnil(L);
-      while (lua_next(L, lib) != 0) {
-        lua_pushvalue(L, -2);
-        lua_insert(L, -2);
-        lua_rawset(L, -4);
-      }
-      lua_replace(L, lib);
-    }
-    lua_pushvalue(L, -2);
-    lua_insert(L, -2);
-    lua_rawset(L, env);
-  }
-  lua_pushvalue(L, env);
-  lua_setfield(L, env, "_G");
-  lua_pushvalue(L, env);
+  pss_push_environment(L);
   a->ref = luaL_ref(L, LUA_REGISTRYINDEX);
   return 0;
 }

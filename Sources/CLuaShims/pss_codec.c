@@ -2,25 +2,26 @@
 #include <string.h>
 #include "pss_codec.h"
 
-void pss_put_bytes(lua_State *L, pss_buffer *b, const void *p, size_t n) {
-  if (b->length + n > PSS_CODEC_MAX_BYTES) luaL_error(L, "value too large to convert");
-  if (!pss_buffer_append(b, p, n)) luaL_error(L, "not enough memory");
-}
-
-void pss_put_u8(lua_State *L, pss_buffer *b, unsigned char v) { pss_put_bytes(L, b, &v, 1); }
-
-void pss_put_u32(lua_State *L, pss_buffer *b, uint32_t v) { pss_put_bytes(L, b, &v, 4); }
-
 typedef struct encoder {
   pss_buffer *out;
+  size_t max_bytes;  /* the encoding may not grow past this */
+  int charge;        /* whether the work is charged to the running script */
   const void *path[PSS_CODEC_MAX_DEPTH + 1];
   int depth;
 } encoder;
 
+static void put_bytes(lua_State *L, encoder *e, const void *p, size_t n) {
+  if (n > e->max_bytes - e->out->length) luaL_error(L, "value too large to convert");
+  if (!pss_buffer_append(e->out, p, n)) luaL_error(L, "not enough memory");
+}
+
+static void put_u8(lua_State *L, encoder *e, unsigned char v) { put_bytes(L, e, &v, 1); }
+
+static void put_u32(lua_State *L, encoder *e, uint32_t v) { put_bytes(L, e, &v, 4); }
+
 static void encode(lua_State *L, encoder *e, int idx);
 
-/* Whether the table at `idx` (absolute) is marked as a JSON array (for empty tables). */
-static int marked_array(lua_State *L, int idx) {
+int pss_marked_array(lua_State *L, int idx) {
   pss_context *ctx = pss_ctx(L);
   if (ctx == NULL || ctx->ref_arrays == LUA_NOREF) return 0;
   lua_rawgeti(L, LUA_REGISTRYINDEX, ctx->ref_arrays);
@@ -32,29 +33,35 @@ static int marked_array(lua_State *L, int idx) {
 
 static int ro_newindex(lua_State *L);
 
+int pss_read_only_view(lua_State *L, int idx) {
+  if (!lua_getmetatable(L, idx)) return 0;
+  lua_pushliteral(L, "__newindex");
+  lua_rawget(L, -2);
+  if (lua_tocfunction(L, -1) != ro_newindex) {
+    lua_pop(L, 2);
+    return 0;
+  }
+  lua_getupvalue(L, -1, 1);  /* the name */
+  lua_replace(L, -2);
+  lua_pushliteral(L, "__index");
+  lua_rawget(L, -3);         /* the table shown */
+  lua_remove(L, -3);
+  return 1;
+}
+
 static void encode_table(lua_State *L, encoder *e, int idx) {
   luaL_checkstack(L, 6, "value too deep to convert");
   /* a read-only view encodes as the table it shows */
-  if (lua_getmetatable(L, idx)) {
-    lua_pushliteral(L, "__newindex");
-    lua_rawget(L, -2);
-    int view = lua_tocfunction(L, -1) == ro_newindex;
-    lua_pop(L, 1);
-    if (view) {
-      lua_pushliteral(L, "__index");
-      lua_rawget(L, -2);
-      lua_remove(L, -2);
-      encode_table(L, e, lua_gettop(L));
-      lua_pop(L, 1);
-      return;
-    }
-    lua_pop(L, 1);
+  if (pss_read_only_view(L, idx)) {
+    encode_table(L, e, lua_gettop(L));
+    lua_pop(L, 2);
+    return;
   }
   const void *p = lua_topointer(L, idx);
   for (int i = 0; i < e->depth; i++) {
-    if (e->path[i] == p) { pss_put_u8(L, e->out, 'c'); return; }
+    if (e->path[i] == p) { put_u8(L, e, 'c'); return; }
   }
-  if (e->depth >= PSS_CODEC_MAX_DEPTH) { pss_put_u8(L, e->out, 'D'); return; }
+  if (e->depth >= PSS_CODEC_MAX_DEPTH) { put_u8(L, e, 'D'); return; }
   luaL_checkstack(L, 4, "value too deep to convert");
   /* First pass: count the entries and see whether the keys are exactly 1..n. */
   uint64_t count = 0;
@@ -76,11 +83,11 @@ static void encode_table(lua_State *L, encoder *e, int idx) {
     sequence = !lua_isnil(L, -1);
     lua_pop(L, 1);
   } else if (count == 0) {
-    sequence = marked_array(L, idx);
+    sequence = pss_marked_array(L, idx);
   }
   e->path[e->depth++] = p;
-  pss_put_u8(L, e->out, sequence ? 'A' : 'T');
-  pss_put_u32(L, e->out, (uint32_t)count);
+  put_u8(L, e, sequence ? 'A' : 'T');
+  put_u32(L, e, (uint32_t)count);
   if (sequence) {
     for (uint64_t i = 1; i <= count; i++) {
       lua_rawgeti(L, idx, (lua_Integer)i);
@@ -109,28 +116,31 @@ static int32_t host_object_id(lua_State *L, int idx) {
 }
 
 static void encode(lua_State *L, encoder *e, int idx) {
-  pss_buffer *out = e->out;
+  /* A table met twice is encoded twice, so a script can build a value whose encoding grows
+   * exponentially with its size: the work is charged, and the encoding capped. */
+  if (e->charge) pss_charge(L, 1);
   switch (lua_type(L, idx)) {
-    case LUA_TNIL: pss_put_u8(L, out, 'n'); break;
-    case LUA_TBOOLEAN: pss_put_u8(L, out, lua_toboolean(L, idx) ? 't' : 'f'); break;
+    case LUA_TNIL: put_u8(L, e, 'n'); break;
+    case LUA_TBOOLEAN: put_u8(L, e, lua_toboolean(L, idx) ? 't' : 'f'); break;
     case LUA_TNUMBER:
       if (lua_isinteger(L, idx)) {
         int64_t v = (int64_t)lua_tointeger(L, idx);
-        pss_put_u8(L, out, 'i');
-        pss_put_bytes(L, out, &v, 8);
+        put_u8(L, e, 'i');
+        put_bytes(L, e, &v, 8);
       } else {
         double v = (double)lua_tonumber(L, idx);
-        pss_put_u8(L, out, 'd');
-        pss_put_bytes(L, out, &v, 8);
+        put_u8(L, e, 'd');
+        put_bytes(L, e, &v, 8);
       }
       break;
     case LUA_TSTRING: {
       size_t len;
       const char *s = lua_tolstring(L, idx, &len);
       if (len > UINT32_MAX) luaL_error(L, "value too large to convert");
-      pss_put_u8(L, out, 's');
-      pss_put_u32(L, out, (uint32_t)len);
-      pss_put_bytes(L, out, s, len);
+      if (e->charge) pss_charge(L, len / 64);
+      put_u8(L, e, 's');
+      put_u32(L, e, (uint32_t)len);
+      put_bytes(L, e, s, len);
       break;
     }
     case LUA_TTABLE: encode_table(L, e, idx); break;
@@ -140,35 +150,45 @@ static void encode(lua_State *L, encoder *e, int idx) {
         lua_rawgeti(L, LUA_REGISTRYINDEX, ctx->ref_null);
         int is_null = lua_rawequal(L, -1, idx);
         lua_pop(L, 1);
-        if (is_null) { pss_put_u8(L, out, 'z'); break; }
+        if (is_null) { put_u8(L, e, 'z'); break; }
       }
       int32_t id = host_object_id(L, idx);
       if (id >= 0) {
-        pss_put_u8(L, out, 'O');
-        pss_put_bytes(L, out, &id, 4);
+        put_u8(L, e, 'O');
+        put_bytes(L, e, &id, 4);
         break;
       }
-      pss_put_u8(L, out, 'u');
-      pss_put_u8(L, out, (unsigned char)LUA_TUSERDATA);
+      put_u8(L, e, 'u');
+      put_u8(L, e, (unsigned char)LUA_TUSERDATA);
       break;
     }
     default:
-      pss_put_u8(L, out, 'u');
-      pss_put_u8(L, out, (unsigned char)lua_type(L, idx));
+      put_u8(L, e, 'u');
+      put_u8(L, e, (unsigned char)lua_type(L, idx));
       break;
   }
 }
 
+static void encoder_init(lua_State *L, encoder *e, pss_buffer *out, int charge) {
+  pss_context *ctx = pss_ctx(L);
+  e->out = out;
+  e->max_bytes = ctx != NULL ? ctx->limit : PSS_CODEC_MAX_BYTES;
+  if (e->max_bytes < out->length) e->max_bytes = out->length;
+  e->charge = charge;
+  e->depth = 0;
+}
+
 void pss_encode_value(lua_State *L, int idx, pss_buffer *out) {
   encoder e;
-  e.out = out;
-  e.depth = 0;
+  encoder_init(L, &e, out, 0);
   encode(L, &e, lua_absindex(L, idx));
 }
 
-void pss_encode_values(lua_State *L, int first, int n, pss_buffer *out) {
-  pss_put_u32(L, out, (uint32_t)n);
-  for (int i = 0; i < n; i++) pss_encode_value(L, first + i, out);
+void pss_encode_arguments(lua_State *L, int first, int n, pss_buffer *out) {
+  encoder e;
+  encoder_init(L, &e, out, 1);
+  put_u32(L, &e, (uint32_t)n);
+  for (int i = 0; i < n; i++) encode(L, &e, first + i);
 }
 
 /* ---- decoding ---------------------------------------------------------------------------- */
@@ -195,8 +215,7 @@ static uint32_t get_u32(lua_State *L, decoder *d) {
 
 static void decode(lua_State *L, decoder *d);
 
-/* Marks the table on top of the stack as a JSON array (so that it encodes back as []). */
-static void mark_array(lua_State *L) {
+void pss_mark_array(lua_State *L) {
   pss_context *ctx = pss_ctx(L);
   if (ctx == NULL || ctx->ref_arrays == LUA_NOREF) return;
   lua_rawgeti(L, LUA_REGISTRYINDEX, ctx->ref_arrays);
@@ -232,8 +251,7 @@ static int ro_pairs(lua_State *L) {
   return 3;
 }
 
-/* Replaces the table on top of the stack by a read-only view of it named `name`. */
-static void make_read_only(lua_State *L, const char *name, size_t name_len) {
+void pss_make_read_only(lua_State *L, const char *name, size_t name_len) {
   int data = lua_gettop(L);
   lua_newtable(L);                 /* the proxy */
   lua_createtable(L, 0, 6);        /* its metatable */
@@ -317,7 +335,7 @@ static void decode(lua_State *L, decoder *d) {
         if (lua_isnil(L, -2)) { lua_pop(L, 2); continue; }
         lua_rawset(L, -3);
       }
-      if (d->ro_name) make_read_only(L, d->ro_name, d->ro_len);
+      if (d->ro_name) pss_make_read_only(L, d->ro_name, d->ro_len);
       break;
     }
     case 'A': {
@@ -327,8 +345,8 @@ static void decode(lua_State *L, decoder *d) {
         decode(L, d);
         lua_rawseti(L, -2, (lua_Integer)i);
       }
-      if (n == 0) mark_array(L);
-      if (d->ro_name) make_read_only(L, d->ro_name, d->ro_len);
+      if (n == 0) pss_mark_array(L);
+      if (d->ro_name) pss_make_read_only(L, d->ro_name, d->ro_len);
       break;
     }
     case 'F': {

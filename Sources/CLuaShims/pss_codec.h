@@ -5,15 +5,19 @@
 
 /* Nesting beyond this is encoded as 'D'. */
 #define PSS_CODEC_MAX_DEPTH 100
-/* An encoding larger than this fails (a value shared many times over can be huge). */
+/* An encoding may not grow past the state's memory limit: a table met twice is encoded twice,
+ * so a value shared many times over can have an encoding far larger than the state. This is
+ * the cap of a plain state, which has no limit. */
 #define PSS_CODEC_MAX_BYTES ((size_t)64 * 1024 * 1024)
 
 /* Appends the value at `idx` to `out`, reading tables with raw access only (no metamethod
  * runs; a read-only view is read through to the table it shows). Raises a Lua error when
- * memory ran out or the encoding passed PSS_CODEC_MAX_BYTES. */
+ * memory ran out or the encoding passed the cap. */
 void pss_encode_value(lua_State *L, int idx, pss_buffer *out);
-/* Appends a u32 count and the values at stack indices first..first+n-1. */
-void pss_encode_values(lua_State *L, int first, int n, pss_buffer *out);
+/* Appends a u32 count and the values at stack indices first..first+n-1: the arguments of a
+ * host call, whose encoding is charged to the running script's CPU budget (and can raise the
+ * kill). */
+void pss_encode_arguments(lua_State *L, int first, int n, pss_buffer *out);
 
 /* Pushes the value that starts at `*pos` in `data` (length `len`) and advances `*pos`.
  * Raises a Lua error on a malformed buffer. */
@@ -21,12 +25,18 @@ void pss_decode_value(lua_State *L, const unsigned char *data, size_t len, size_
 /* Pushes a value sequence; returns how many values were pushed. */
 int pss_decode_values(lua_State *L, const unsigned char *data, size_t len);
 
+/* Whether the table at `idx` (absolute) is marked as a JSON array (for empty tables). */
+int pss_marked_array(lua_State *L, int idx);
+/* Marks the table on top of the stack as a JSON array (so that it encodes back as []). */
+void pss_mark_array(lua_State *L);
+
+/* When the table at `idx` is a read-only view, pushes its name and the table it shows (on
+ * top) and returns 1; else pushes nothing and returns 0. */
+int pss_read_only_view(lua_State *L, int idx);
+/* Replaces the table on top of the stack by a read-only view of it named `name`. */
+void pss_make_read_only(lua_State *L, const char *name, size_t name_len);
+
 /* Pushes the cached callable closure for host function `fid`. */
 void pss_push_host_function(lua_State *L, int32_t fid);
-
-/* Helpers to append scalars. */
-void pss_put_u8(lua_State *L, pss_buffer *b, unsigned char v);
-void pss_put_u32(lua_State *L, pss_buffer *b, uint32_t v);
-void pss_put_bytes(lua_State *L, pss_buffer *b, const void *p, size_t n);
 
 #endif

@@ -8,31 +8,54 @@ static pss_dispatch_fn dispatch_fn = NULL;
 
 void pss_set_dispatch(pss_dispatch_fn fn) { dispatch_fn = fn; }
 
+/* Bytes a scratch buffer keeps between host calls. One that grew past this for a big call is
+ * let go after it, so that a state does not hold megabytes outside its memory limit. */
+#define SCRATCH_KEEP ((size_t)64 * 1024)
+
+static void trim(pss_buffer *b) {
+  if (b->capacity > SCRATCH_KEEP) pss_buffer_free(b);
+}
+
+/* After a host call: the kill when a limit tripped meanwhile, and a look at the clocks, since
+ * the host's work can be long for few instructions (a hook of the app's, say). */
+static void after_host(lua_State *L) {
+  pss_check_trip(L);
+  pss_charge(L, PSS_CHARGE_INTERVAL);
+}
+
 int pss_dispatch_call(lua_State *L, int32_t fid, int32_t object_id, int first) {
   pss_context *ctx = pss_ctx(L);
   pss_check_trip(L);
   if (ctx == NULL || dispatch_fn == NULL) return luaL_error(L, "host functions are unavailable");
+  /* The scratch buffers belong to the call in progress. */
+  if (ctx->dispatching) return luaL_error(L, "a host function cannot run Lua that calls the host");
   int n = lua_gettop(L) - first + 1;
   if (n < 0) n = 0;
   ctx->args.length = 0;
-  pss_encode_values(L, first, n, &ctx->args);
+  pss_encode_arguments(L, first, n, &ctx->args);
   ctx->results.length = 0;
+  ctx->dispatching = 1;
   int r = dispatch_fn(ctx->host, fid, object_id, ctx->args.data, ctx->args.length,
                       &ctx->results);
+  ctx->dispatching = 0;
+  trim(&ctx->args);
   if (r == PSS_HOST_KILL) {
-    pss_trip_set(ctx, L, atomic_load(&ctx->trip) != PSS_TRIP_NONE ? atomic_load(&ctx->trip)
-                                                                   : PSS_TRIP_TIME);
+    trim(&ctx->results);
+    pss_trip_set(ctx, L, PSS_TRIP_TIME);  /* unless the host recorded another */
     return pss_raise_kill(L);
   }
-  pss_check_trip(L);
   if (r == PSS_HOST_ERROR) {
     luaL_where(L, 1);
     lua_pushlstring(L, (const char *)ctx->results.data, ctx->results.length);
+    trim(&ctx->results);
+    after_host(L);
     lua_concat(L, 2);
     return lua_error(L);
   }
-  if (ctx->results.length == 0) return 0;
-  return pss_decode_values(L, ctx->results.data, ctx->results.length);
+  int count = ctx->results.length ? pss_decode_values(L, ctx->results.data, ctx->results.length) : 0;
+  trim(&ctx->results);
+  after_host(L);
+  return count;
 }
 
 /* upvalues: function id, argument kind, [string.format] */

@@ -1,4 +1,5 @@
-/* Internal interface of the shims: the per-state context, the limits and the kill.
+/* Internal interface of the shims: the per-state context, the limits and the kill, and the
+ * environments.
  * Not visible to Swift (not under include/). */
 #ifndef PSS_INTERNAL_H
 #define PSS_INTERNAL_H
@@ -29,6 +30,10 @@ struct pss_context {
   int64_t deadline_ns;
   /* set when a run is armed: allocation failures and clock checks then trip the kill */
   int armed;
+  /* an armed allocation was refused and none has succeeded since. Lua then collects garbage
+   * and tries once more: when that fails too, the memory error it raises is the kill (see
+   * pss_check_trip); when it succeeds, the garbage made room and nothing tripped. */
+  int memory_refused;
   /* the tripped limit (pss_trip), final until pss_limits_arm is called again */
   _Atomic int trip;
   /* set from any thread to stop the script at its next check (the deadline watchdog) */
@@ -43,8 +48,9 @@ struct pss_context {
   void *host;
   /* registry references */
   int ref_template, ref_env, ref_null, ref_string_mt_index, ref_arrays;
-  /* scratch buffers of the host-call trampoline */
+  /* scratch buffers of the host-call trampoline, and whether a host call is using them */
   pss_buffer args, results;
+  int dispatching;
 };
 
 /* The context of a state, or NULL for a plain lua_State. */
@@ -53,14 +59,24 @@ static inline pss_context *pss_ctx(lua_State *L) {
 }
 
 /* Charges `steps` units of work done inside a C function (a pattern matcher step, a copied
- * element) to the running script's CPU budget. Every few thousand steps it reads the thread's
- * CPU clock and the wall clock. When a limit has been hit it raises the kill, which pcall,
- * xpcall and coroutine.resume cannot catch: it does not return then.
+ * element) to the running script's CPU budget. Every few thousand steps it checks the clocks
+ * as the hook does (the thread's CPU clock at most once per millisecond of wall time). When a
+ * limit has been hit it raises the kill, which pcall, xpcall and coroutine.resume cannot
+ * catch: it does not return then.
  * On a state whose extra space holds NULL instead of a context it does nothing (lua_newstate
- * does not zero the extra space: a plain state must set it). */
-void pss_charge(lua_State *L, size_t steps);
+ * does not zero the extra space: a plain state must set it). Inline: most charges only add;
+ * pss_charge_check is the check, once the steps reached PSS_CHARGE_INTERVAL. */
+void pss_charge_check(lua_State *L, pss_context *ctx);
+static inline void pss_charge(lua_State *L, size_t steps) {
+  pss_context *ctx = pss_ctx(L);
+  if (ctx == NULL) return;
+  ctx->steps += steps;
+  if (ctx->steps >= PSS_CHARGE_INTERVAL) pss_charge_check(L, ctx);
+}
 
-/* Raises the kill when a limit has already tripped; returns otherwise. Cheap. */
+/* Raises the kill when a limit has already tripped, or when an allocation was refused for
+ * good (the error being caught is then the memory error); returns otherwise. Cheap. Every
+ * function that catches errors calls it on the errors it caught. */
 void pss_check_trip(lua_State *L);
 
 /* Records a tripped limit (the first one wins) and makes every thread's hook fire on the
@@ -71,13 +87,13 @@ void pss_trip_set(pss_context *ctx, lua_State *L, int trip);
 int pss_raise_kill(lua_State *L);
 
 /* Refuses an allocation that would pass the memory limit: trips `memory` and raises the
- * kill when `bytes` more would not fit. For C functions that know their result size up front
- * (string.rep). */
+ * kill when `bytes` more would not fit even after a full garbage collection. For C functions
+ * that know their result size up front (string.rep). */
 void pss_reserve(lua_State *L, size_t bytes);
 
-/* Clocks, in nanoseconds. */
-int64_t pss_thread_cpu_ns(void);
-int64_t pss_monotonic_ns(void);
+/* Pushes a run's environment: a copy of the state's template that shares no table with
+ * another run, however deep it sits, and _G (pss_state.c). */
+void pss_push_environment(lua_State *L);
 
 /* The capped allocator (lua_Alloc) whose user data is the context. */
 void *pss_alloc(void *ud, void *ptr, size_t osize, size_t nsize);

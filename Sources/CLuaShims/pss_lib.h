@@ -3,6 +3,10 @@
 #define PSS_LIB_H
 #include "pss_internal.h"
 
+/* Pushes stock function `f` wrapped in a charge of the work its arguments make: the lengths
+ * of its strings and tables, its argument count, and with `span` the span between its integer
+ * arguments 2 and 3 (pss_lib_charged.c). `f` must use no upvalues. */
+void pss_push_charged(lua_State *L, lua_CFunction f, int span);
 /* base */
 int pss_lib_pcall(lua_State *L);
 int pss_lib_xpcall(lua_State *L);
@@ -13,9 +17,13 @@ int pss_lib_coresume(lua_State *L);
 int pss_lib_cowrap(lua_State *L);
 /* string */
 int pss_lib_strrep(lua_State *L);
+/* os (upvalue: the stock os.date) */
+int pss_lib_osdate(lua_State *L);
 /* table */
 int pss_lib_tmove(lua_State *L);
 int pss_lib_tconcat(lua_State *L);
+int pss_lib_tinsert(lua_State *L);
+int pss_lib_tremove(lua_State *L);
 /* patterns (pss_pattern.c): the project's own matcher, which charges its steps */
 int pss_str_find(lua_State *L);
 int pss_str_match(lua_State *L);

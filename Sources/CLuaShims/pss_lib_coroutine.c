@@ -44,12 +44,17 @@ int pss_lib_coresume(lua_State *L) {
 
 static int auxwrap(lua_State *L) {
   lua_State *co = lua_tothread(L, lua_upvalueindex(1));
+  /* A coroutine that fails is reset at once, below, unless the kill stopped it; so one found
+   * failed already was killed, in an earlier run in this state (bestAttempt runs after the
+   * kill, in the same environment). It is never reset: a kill raised in its hook can leave its
+   * hooks off for good, and its __close handlers would then run unchecked. */
+  int killed_before = lua_status(co) != LUA_OK && lua_status(co) != LUA_YIELD;
   int r = auxresume(L, co, lua_gettop(L));
   if (r < 0) {
     pss_check_trip(L);
     int stat = lua_status(co);
     pss_context *ctx = pss_ctx(L);
-    if (stat != LUA_OK && stat != LUA_YIELD && ctx != NULL &&
+    if (!killed_before && stat != LUA_OK && stat != LUA_YIELD && ctx != NULL &&
         ctx->nested_resets < MAX_NESTED_RESETS) {
       ctx->nested_resets++;
       stat = lua_resetthread(co);

@@ -1,4 +1,4 @@
-/* string.rep that checks the size of its result before building it and charges the copy. */
+/* string.rep that checks the size of its result before building it and charges the copying. */
 #include <string.h>
 #include "pss_lib.h"
 
@@ -23,14 +23,19 @@ int pss_lib_strrep(lua_State *L) {
   pss_reserve(L, total);
   luaL_Buffer b;
   char *p = luaL_buffinitsize(L, &b, total);
-  for (lua_Integer i = 0; i < n; i++) {
-    memcpy(p, s, l);
-    p += l;
-    if (lsep > 0 && i + 1 < n) {
-      memcpy(p, sep, lsep);
-      p += lsep;
-    }
-    pss_charge(L, 1 + (l + lsep) / 64);
+  /* One copy and its separator, then what is filled copied onto the rest, doubling it each
+   * time: the result repeats every l + lsep bytes, and the last separator falls off the end. */
+  memcpy(p, s, l);
+  size_t filled = l;
+  if (n > 1) {
+    memcpy(p + l, sep, lsep);
+    filled += lsep;
+  }
+  while (filled < total) {
+    size_t k = filled < total - filled ? filled : total - filled;
+    memcpy(p + filled, p, k);
+    filled += k;
+    pss_charge(L, 1 + k / 64);
   }
   luaL_pushresultsize(&b, total);
   return 1;

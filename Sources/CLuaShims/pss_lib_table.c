@@ -1,5 +1,47 @@
-/* table.move and table.concat that charge every element they touch. */
+/* table.move, table.concat, table.insert and table.remove that charge every element they
+ * touch. insert and remove shift the elements above a position one by one in C, as far as the
+ * table's length says, and __len can say math.maxinteger: uncharged, that loop never ends. */
 #include "pss_lib.h"
+
+/* table.insert(t, [pos,] value) */
+int pss_lib_tinsert(lua_State *L) {
+  luaL_checktype(L, 1, LUA_TTABLE);
+  lua_Integer end = (lua_Integer)((lua_Unsigned)luaL_len(L, 1) + 1u);  /* first empty slot */
+  lua_Integer pos = end;
+  switch (lua_gettop(L)) {
+    case 2: break;
+    case 3:
+      pos = luaL_checkinteger(L, 2);
+      luaL_argcheck(L, (lua_Unsigned)pos - 1u < (lua_Unsigned)end, 2, "position out of bounds");
+      for (lua_Integer i = end; i > pos; i--) {
+        pss_charge(L, 1);
+        lua_geti(L, 1, i - 1);
+        lua_seti(L, 1, i);
+      }
+      break;
+    default: return luaL_error(L, "wrong number of arguments to 'insert'");
+  }
+  lua_seti(L, 1, pos);  /* the value is on top */
+  return 0;
+}
+
+/* table.remove(t [, pos]) */
+int pss_lib_tremove(lua_State *L) {
+  luaL_checktype(L, 1, LUA_TTABLE);
+  lua_Integer size = luaL_len(L, 1);
+  lua_Integer pos = luaL_optinteger(L, 2, size);
+  if (pos != size)
+    luaL_argcheck(L, (lua_Unsigned)pos - 1u <= (lua_Unsigned)size, 2, "position out of bounds");
+  lua_geti(L, 1, pos);  /* the result */
+  for (; pos < size; pos++) {
+    pss_charge(L, 1);
+    lua_geti(L, 1, pos + 1);
+    lua_seti(L, 1, pos);
+  }
+  lua_pushnil(L);
+  lua_seti(L, 1, pos);
+  return 1;
+}
 
 int pss_lib_tmove(lua_State *L) {
   lua_Integer f = luaL_checkinteger(L, 2);

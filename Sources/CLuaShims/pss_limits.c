@@ -7,20 +7,17 @@ static const char *const kill_messages[] = {
   "limit exceeded", "cpu limit exceeded", "memory limit exceeded", "time limit exceeded",
 };
 
-int64_t pss_thread_cpu_ns(void) {
+int64_t pss_thread_cpu_now_ns(void) {
   struct timespec ts;
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
   return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-int64_t pss_monotonic_ns(void) {
+int64_t pss_monotonic_now_ns(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
-
-int64_t pss_thread_cpu_now_ns(void) { return pss_thread_cpu_ns(); }
-int64_t pss_monotonic_now_ns(void) { return pss_monotonic_ns(); }
 
 void *pss_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
   pss_context *ctx = (pss_context *)ud;
@@ -33,15 +30,14 @@ void *pss_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
   if (nsize > osize) {
     size_t grow = nsize - osize;
     if (ctx->used + grow > ctx->limit || ctx->used + grow < ctx->used) {
-      if (ctx->armed) {
-        int none = PSS_TRIP_NONE;
-        atomic_compare_exchange_strong(&ctx->trip, &none, PSS_TRIP_MEMORY);
-      }
+      /* Not a trip yet: Lua collects garbage and asks again (see memory_refused). */
+      if (ctx->armed) ctx->memory_refused = 1;
       return NULL;
     }
   }
   void *block = realloc(ptr, nsize);
   if (block == NULL) return NULL;
+  ctx->memory_refused = 0;
   ctx->used = ctx->used - osize + nsize;
   if (ctx->used > ctx->peak) ctx->peak = ctx->used;
   return block;
@@ -74,17 +70,18 @@ int pss_raise_kill(lua_State *L) {
 }
 
 /* Reads the clocks; returns the limit that is past, if any. The wall clock is cheap (vDSO);
- * the thread's CPU clock is a system call (about 1 µs here), so it is read only when at least
- * PSS_CPU_CHECK_NS of wall time passed since the last read — every millisecond in a busy loop,
- * and at the first check after a long C call (a big sort), whatever the instruction count. */
-static int clocks_tripped(pss_context *ctx, int force_cpu) {
+ * the thread's CPU clock is a system call (about 0.6 µs here), so it is read only when at
+ * least PSS_CPU_CHECK_NS of wall time passed since the last read — every millisecond in a busy
+ * loop or a long charged C call, and at the first check after a long uncharged C call (a big
+ * sort), whatever the instruction or step count. */
+static int clocks_tripped(pss_context *ctx) {
   if (atomic_load(&ctx->cancel)) return PSS_TRIP_TIME;
   if (!ctx->armed) return PSS_TRIP_NONE;
-  int64_t now = pss_monotonic_ns();
+  int64_t now = pss_monotonic_now_ns();
   if (ctx->deadline_ns && now >= ctx->deadline_ns) return PSS_TRIP_TIME;
-  if (ctx->cpu_budget_ns && (force_cpu || now - ctx->cpu_checked_ns >= PSS_CPU_CHECK_NS)) {
+  if (ctx->cpu_budget_ns && now - ctx->cpu_checked_ns >= PSS_CPU_CHECK_NS) {
     ctx->cpu_checked_ns = now;
-    if (pss_thread_cpu_ns() - ctx->cpu_start_ns >= ctx->cpu_budget_ns) return PSS_TRIP_CPU;
+    if (pss_thread_cpu_now_ns() - ctx->cpu_start_ns >= ctx->cpu_budget_ns) return PSS_TRIP_CPU;
   }
   return PSS_TRIP_NONE;
 }
@@ -95,7 +92,7 @@ void pss_hook(lua_State *L, lua_Debug *ar) {
   if (ctx == NULL) return;
   int trip = atomic_load(&ctx->trip);
   if (trip == PSS_TRIP_NONE) {
-    trip = clocks_tripped(ctx, 0);
+    trip = clocks_tripped(ctx);
     if (trip == PSS_TRIP_NONE) return;
     pss_trip_set(ctx, L, trip);
   }
@@ -105,6 +102,7 @@ void pss_hook(lua_State *L, lua_Debug *ar) {
 void pss_check_trip(lua_State *L) {
   pss_context *ctx = pss_ctx(L);
   if (ctx == NULL) return;
+  if (ctx->memory_refused) pss_trip_set(ctx, L, PSS_TRIP_MEMORY);
   if (atomic_load(&ctx->trip) != PSS_TRIP_NONE) pss_raise_kill(L);
   if (atomic_load(&ctx->cancel)) {
     pss_trip_set(ctx, L, PSS_TRIP_TIME);
@@ -112,23 +110,24 @@ void pss_check_trip(lua_State *L) {
   }
 }
 
-void pss_charge(lua_State *L, size_t steps) {
-  pss_context *ctx = pss_ctx(L);
-  if (ctx == NULL) return;
-  ctx->steps += steps;
-  if (ctx->steps < PSS_CHARGE_INTERVAL) return;
+void pss_charge_check(lua_State *L, pss_context *ctx) {
   ctx->steps = 0;
   int trip = atomic_load(&ctx->trip);
-  if (trip == PSS_TRIP_NONE) trip = clocks_tripped(ctx, 1);
+  if (trip == PSS_TRIP_NONE) trip = clocks_tripped(ctx);
   if (trip == PSS_TRIP_NONE) return;
   pss_trip_set(ctx, L, trip);
   pss_raise_kill(L);
 }
 
+static int fits(pss_context *ctx, size_t bytes) {
+  return bytes <= ctx->limit && ctx->used <= ctx->limit - bytes;
+}
+
 void pss_reserve(lua_State *L, size_t bytes) {
   pss_context *ctx = pss_ctx(L);
-  if (ctx == NULL) return;
-  if (bytes > ctx->limit || ctx->used > ctx->limit - bytes) {
+  if (ctx == NULL || fits(ctx, bytes)) return;
+  if (bytes <= ctx->limit) lua_gc(L, LUA_GCCOLLECT);  /* no finalizer exists: no script runs */
+  if (!fits(ctx, bytes)) {
     if (ctx->armed) {
       pss_trip_set(ctx, L, PSS_TRIP_MEMORY);
       pss_raise_kill(L);
@@ -142,11 +141,12 @@ void pss_limits_arm(pss_context *ctx, int64_t cpu_budget_ns, int64_t deadline_ns
   atomic_store(&ctx->trip, PSS_TRIP_NONE);
   atomic_store(&ctx->cancel, 0);
   ctx->cpu_budget_ns = cpu_budget_ns;
-  ctx->cpu_start_ns = pss_thread_cpu_ns();
+  ctx->cpu_start_ns = pss_thread_cpu_now_ns();
   ctx->deadline_ns = deadline_ns;
   ctx->limit = memory_limit;
   ctx->steps = 0;
-  ctx->cpu_checked_ns = pss_monotonic_ns();
+  ctx->memory_refused = 0;
+  ctx->cpu_checked_ns = pss_monotonic_now_ns();
   ctx->armed = 1;
   lua_sethook(ctx->L, pss_hook, LUA_MASKCOUNT, PSS_HOOK_COUNT);
 }
@@ -155,10 +155,7 @@ void pss_limits_disarm(pss_context *ctx) { ctx->armed = 0; }
 
 void pss_cancel(pss_context *ctx) { atomic_store(&ctx->cancel, 1); }
 
-void pss_trip_request(pss_context *ctx, pss_trip trip) {
-  int none = PSS_TRIP_NONE;
-  atomic_compare_exchange_strong(&ctx->trip, &none, (int)trip);
-}
+void pss_trip_request(pss_context *ctx, pss_trip trip) { pss_trip_set(ctx, NULL, (int)trip); }
 
 pss_trip pss_trip_of(pss_context *ctx) { return (pss_trip)atomic_load(&ctx->trip); }
 size_t pss_memory_used(pss_context *ctx) { return ctx->used; }

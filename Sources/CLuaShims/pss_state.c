@@ -3,29 +3,58 @@
 #include <stdlib.h>
 #include <string.h>
 #include <lualib.h>
+#include "pss_codec.h"
 #include "pss_host.h"
 #include "pss_lib.h"
 
-/* The base functions scripts get as they are. */
+/* The stock functions scripts get as they are: their work does not grow with their
+ * arguments. */
 static const char *const BASE_NAMES[] = {
-  "assert", "error", "ipairs", "next", "pairs", "select", "tonumber", "tostring", "type",
-  "rawequal", "rawlen", "rawget", "rawset", "getmetatable", "_VERSION", NULL,
+  "assert", "error", "ipairs", "next", "pairs", "select", "tostring", "type", "rawequal",
+  "rawlen", "rawget", "rawset", "getmetatable", "_VERSION", NULL,
 };
-static const char *const STRING_NAMES[] = {
-  "byte", "char", "format", "len", "lower", "pack", "packsize", "reverse", "sub", "unpack",
-  "upper", NULL,
-};
-static const char *const TABLE_NAMES[] = {"insert", "pack", "remove", "sort", "unpack", NULL};
+static const char *const STRING_NAMES[] = {"len", NULL};
 static const char *const COROUTINE_NAMES[] = {
   "create", "isyieldable", "running", "status", "yield", NULL,
 };
-static const char *const OS_NAMES[] = {"clock", "date", "difftime", "time", NULL};
+static const char *const OS_NAMES[] = {"clock", "difftime", "time", NULL};
+static const char *const UTF8_NAMES[] = {"charpattern", "codes", NULL};
+
+/* Stock functions whose work grows with their arguments: they get a charge of it first. */
+static const char *const BASE_CHARGED[] = {"tonumber", NULL};
+static const char *const STRING_CHARGED[] = {
+  "byte", "char", "format", "lower", "pack", "packsize", "reverse", "sub", "unpack", "upper",
+  NULL,
+};
+static const char *const TABLE_CHARGED[] = {"pack", "sort", NULL};
+static const char *const UTF8_CHARGED[] = {"char", "codepoint", "len", "offset", NULL};
 
 /* Copies the listed fields of the table at `from` into the table at `to`. */
 static void copy_fields(lua_State *L, int from, int to, const char *const *names) {
   for (; *names; names++) {
     lua_getfield(L, from, *names);
     lua_setfield(L, to, *names);
+  }
+}
+
+/* Copies the listed functions of the table at `from` into the table at `to`, each wrapped in
+ * a charge of its work (with the span of arguments 2 and 3 when `span`). */
+static void copy_charged(lua_State *L, int from, int to, const char *const *names, int span) {
+  for (; *names; names++) {
+    lua_getfield(L, from, *names);
+    pss_push_charged(L, lua_tocfunction(L, -1), span);
+    lua_setfield(L, to, *names);
+    lua_pop(L, 1);
+  }
+}
+
+/* Copies every field of the table at `from` into the table on top of the stack. */
+static void copy_all(lua_State *L, int from) {
+  lua_pushnil(L);
+  while (lua_next(L, from) != 0) {
+    lua_pushvalue(L, -2);
+    lua_insert(L, -2);
+    lua_rawset(L, -4);
   }
 }
 
@@ -73,6 +102,7 @@ static int p_setup(lua_State *L) {
   lua_newtable(L);
   int E = lua_gettop(L);
   copy_fields(L, G, E, BASE_NAMES);
+  copy_charged(L, G, E, BASE_CHARGED, 0);
   set_function(L, E, "pcall", pss_lib_pcall);
   set_function(L, E, "xpcall", pss_lib_xpcall);
   set_function(L, E, "setmetatable", pss_lib_setmetatable);
@@ -80,6 +110,7 @@ static int p_setup(lua_State *L) {
 
   lua_newtable(L);
   copy_fields(L, S, lua_gettop(L), STRING_NAMES);
+  copy_charged(L, S, lua_gettop(L), STRING_CHARGED, 0);
   set_function(L, lua_gettop(L), "rep", pss_lib_strrep);
   set_function(L, lua_gettop(L), "find", pss_str_find);
   set_function(L, lua_gettop(L), "match", pss_str_match);
@@ -90,27 +121,24 @@ static int p_setup(lua_State *L) {
   lua_setfield(L, E, "string");
 
   lua_newtable(L);
-  copy_fields(L, T, lua_gettop(L), TABLE_NAMES);
+  copy_charged(L, T, lua_gettop(L), TABLE_CHARGED, 0);
+  lua_getfield(L, T, "unpack");
+  pss_push_charged(L, lua_tocfunction(L, -1), 1);
+  lua_setfield(L, -3, "unpack");
+  lua_pop(L, 1);
   set_function(L, lua_gettop(L), "move", pss_lib_tmove);
   set_function(L, lua_gettop(L), "concat", pss_lib_tconcat);
+  set_function(L, lua_gettop(L), "insert", pss_lib_tinsert);
+  set_function(L, lua_gettop(L), "remove", pss_lib_tremove);
   lua_setfield(L, E, "table");
 
   lua_newtable(L);
-  lua_pushnil(L);
-  while (lua_next(L, M) != 0) {
-    lua_pushvalue(L, -2);
-    lua_insert(L, -2);
-    lua_rawset(L, -4);
-  }
+  copy_all(L, M);
   lua_setfield(L, E, "math");
 
   lua_newtable(L);
-  lua_pushnil(L);
-  while (lua_next(L, U) != 0) {
-    lua_pushvalue(L, -2);
-    lua_insert(L, -2);
-    lua_rawset(L, -4);
-  }
+  copy_fields(L, U, lua_gettop(L), UTF8_NAMES);
+  copy_charged(L, U, lua_gettop(L), UTF8_CHARGED, 0);
   lua_setfield(L, E, "utf8");
 
   lua_newtable(L);
@@ -121,6 +149,9 @@ static int p_setup(lua_State *L) {
 
   lua_newtable(L);
   copy_fields(L, O, lua_gettop(L), OS_NAMES);
+  lua_getfield(L, O, "date");
+  lua_pushcclosure(L, pss_lib_osdate, 1);
+  lua_setfield(L, -2, "date");
   lua_setfield(L, E, "os");
 
   /* json.null: one locked userdata per state */
@@ -145,12 +176,7 @@ static int p_setup(lua_State *L) {
 
   /* the string metatable: methods from a private copy of the string table, locked */
   lua_newtable(L);
-  lua_pushnil(L);
-  while (lua_next(L, SS) != 0) {
-    lua_pushvalue(L, -2);
-    lua_insert(L, -2);
-    lua_rawset(L, -4);
-  }
+  copy_all(L, SS);
   int methods = lua_gettop(L);
   lua_pushliteral(L, "");
   lua_createtable(L, 0, 2);
@@ -178,6 +204,55 @@ static int p_setup(lua_State *L) {
   lua_pushnil(L);
   lua_setfield(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
   return 0;
+}
+
+/* Pushes a copy of the table at `idx` (absolute), with room for `extra` more fields, in which
+ * every table is copied in turn: a script can change any table of the template (rawset changes
+ * even a read-only view), so no run may share one with another. A copy keeps the metatable
+ * and the JSON array mark; a read-only view's copy is a view of a copy. The template is a tree
+ * (the host's values cannot hold cycles). */
+static void push_copy(lua_State *L, int idx, int extra) {
+  luaL_checkstack(L, 8, "environment too deep");
+  if (pss_read_only_view(L, idx)) {  /* name, shown table */
+    push_copy(L, lua_gettop(L), 0);
+    size_t len;
+    const char *name = lua_tolstring(L, -3, &len);
+    pss_make_read_only(L, name, len);
+    lua_replace(L, -3);
+    lua_pop(L, 1);
+    return;
+  }
+  int n = 0;
+  lua_pushnil(L);
+  while (lua_next(L, idx) != 0) {
+    n++;
+    lua_pop(L, 1);
+  }
+  int narr = (int)lua_rawlen(L, idx);
+  if (narr > n) narr = n;
+  lua_createtable(L, narr, n - narr + extra);
+  int copy = lua_gettop(L);
+  lua_pushnil(L);
+  while (lua_next(L, idx) != 0) {
+    if (lua_type(L, -1) == LUA_TTABLE) {
+      push_copy(L, lua_gettop(L), 0);
+      lua_replace(L, -2);
+    }
+    lua_pushvalue(L, -2);
+    lua_insert(L, -2);
+    lua_rawset(L, copy);
+  }
+  if (lua_getmetatable(L, idx)) lua_setmetatable(L, copy);
+  if (n == 0 && pss_marked_array(L, idx)) pss_mark_array(L);
+}
+
+void pss_push_environment(lua_State *L) {
+  pss_context *ctx = pss_ctx(L);
+  lua_rawgeti(L, LUA_REGISTRYINDEX, ctx->ref_template);
+  push_copy(L, lua_gettop(L), 1);
+  lua_pushvalue(L, -1);
+  lua_setfield(L, -2, "_G");
+  lua_remove(L, -2);
 }
 
 pss_context *pss_state_new(size_t memory_limit, void *host) {

@@ -1,5 +1,6 @@
-/* Test support: runs Lua source in a plain state (stock libraries, no limits, no hook), so
- * benchmarks can compare the sandbox against stock Lua. Not used by the host. */
+/* Test support, not used by the host: runs Lua source in a plain state (stock libraries, no
+ * limits, no hook), so benchmarks can compare the sandbox against stock Lua; measures the
+ * scratch buffers of a state. */
 #include <lualib.h>
 #include "pss_internal.h"
 
@@ -12,4 +13,8 @@ int pss_testing_run_plain(const char *source, size_t length) {
   if (status == LUA_OK) status = lua_pcall(L, 0, 0, 0);
   lua_close(L);
   return status;
+}
+
+size_t pss_testing_scratch_bytes(pss_context *ctx) {
+  return ctx->args.capacity + ctx->results.capacity;
 }

@@ -52,6 +52,9 @@ final class DeadlineWatchdog: Sendable {
         _ = state.withLock { $0.entries.removeValue(forKey: id) }
     }
 
+    /// How many actions are scheduled and not yet run or cancelled.
+    var scheduledCount: Int { state.withLock { $0.entries.count } }
+
     private func loop() {
         while true {
             let (due, next) = state.withLock { s -> ([@Sendable () -> Void], Deadline?) in

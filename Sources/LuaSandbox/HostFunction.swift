@@ -26,7 +26,9 @@ public enum HostReturn: Sendable {
 }
 
 /// A Swift function that scripts call. It runs on the thread that runs the script, and never
-/// raises: what it returns is turned into Lua results or an error after it has returned.
+/// raises: what it returns is turned into Lua results or an error after it has returned. It
+/// may use its sandbox (make and read values), but Lua it runs there cannot call the host: such
+/// a call raises an error in that Lua.
 public typealias HostFunction = (HostCall) -> HostReturn
 
 /// How the arguments of a host function are prepared before it sees them.

@@ -28,10 +28,8 @@ extension LuaSandbox {
     public func compile(_ source: [UInt8], chunkName: String) -> CompileResult {
         var ref: Int32 = 0
         let status = source.withUnsafeBufferPointer { buffer in
-            withErrorBuffer { err in
-                buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
-                    pss_compile(context, $0, buffer.count, "=" + chunkName, &ref, err)
-                }
+            buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
+                pss_compile(context, $0, buffer.count, "=" + chunkName, &ref, errorBuffer)
             }
         }
         let run = runStatus(status)
@@ -54,7 +52,7 @@ extension LuaSandbox {
 
     /// Runs a compiled chunk with `environment` as its globals.
     public func run(_ chunk: CompiledChunk, in environment: LuaEnvironment) -> RunStatus {
-        runStatus(withErrorBuffer { pss_run_chunk(context, chunk.ref, environment.ref, $0) })
+        runStatus(pss_run_chunk(context, chunk.ref, environment.ref, errorBuffer))
     }
 
     /// The Lua type name of the global `name` (read raw), `"nil"` when it is not set.
@@ -78,7 +76,7 @@ extension LuaSandbox {
         let refs = arguments.map(\.ref)
         return runStatus(
             refs.withUnsafeBufferPointer { buffer in
-                withErrorBuffer { pss_call_global(context, environment.ref, name, buffer.baseAddress, Int32(buffer.count), $0) }
+                pss_call_global(context, environment.ref, name, buffer.baseAddress, Int32(buffer.count), errorBuffer)
             })
     }
 
@@ -111,7 +109,7 @@ extension LuaSandbox {
         var out = pss_buffer()
         pss_buffer_init(&out)
         defer { pss_buffer_free(&out) }
-        let status = withErrorBuffer { body(&out, $0) }
+        let status = body(&out, errorBuffer)
         guard status == Int32(PSS_OK.rawValue) else {
             if case .error(let message) = runStatus(status) { return .failure(SandboxError(message: message)) }
             return .failure(SandboxError(message: "not enough memory to read the value"))

@@ -12,7 +12,10 @@ import Synchronization
 public final class LuaSandbox: @unchecked Sendable {
     let context: OpaquePointer
     var functions: [HostFunction] = []
-    private var errorBuffer = pss_buffer()
+    /// Where failed entry points put their message. A pointer of its own rather than a stored
+    /// `pss_buffer`, so that a host function may use the sandbox while a call into Lua is in
+    /// progress (an `inout` access to a stored property would last the whole call).
+    let errorBuffer = UnsafeMutablePointer<pss_buffer>.allocate(capacity: 1)
     private let abandoned = Atomic<Bool>(false)
 
     /// Whether any run in this state was ever stopped by a limit. Such a state is not reused:
@@ -26,17 +29,19 @@ public final class LuaSandbox: @unchecked Sendable {
     public init(memoryLimit: Int = LuaSandbox.defaultMemoryLimit) throws(SandboxError) {
         LuaSandbox.installDispatch()
         guard let context = pss_state_new(memoryLimit, nil) else {
+            errorBuffer.deallocate()
             throw SandboxError(message: "cannot create a Lua state within \(memoryLimit) bytes")
         }
         self.context = context
-        pss_buffer_init(&errorBuffer)
+        pss_buffer_init(errorBuffer)
         // The state hands this pointer back to the dispatch; it lives as long as the state.
         pss_set_host(context, Unmanaged.passUnretained(self).toOpaque())
     }
 
     deinit {
         pss_state_close(context)
-        pss_buffer_free(&errorBuffer)
+        pss_buffer_free(errorBuffer)
+        errorBuffer.deallocate()
     }
 
     // MARK: Limits
@@ -100,13 +105,9 @@ public final class LuaSandbox: @unchecked Sendable {
 
     /// The message in the error buffer after a failed entry point.
     func takeError() -> String {
-        let message = String(decoding: UnsafeBufferPointer(start: errorBuffer.data, count: errorBuffer.length), as: UTF8.self)
-        errorBuffer.length = 0
+        let message = String(decoding: UnsafeBufferPointer(start: errorBuffer.pointee.data, count: errorBuffer.pointee.length), as: UTF8.self)
+        errorBuffer.pointee.length = 0
         return message
-    }
-
-    func withErrorBuffer<T>(_ body: (UnsafeMutablePointer<pss_buffer>) -> T) -> T {
-        body(&errorBuffer)
     }
 
     /// Maps a pss status to a run status.

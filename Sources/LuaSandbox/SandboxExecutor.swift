@@ -21,9 +21,16 @@ public enum JobOutcome<Value: Sendable>: Sendable {
 public struct SandboxExecutor: Sendable {
     /// The threads jobs run on.
     public let pool: LuaThreadPool
+    let watchdog: DeadlineWatchdog
 
     /// An executor over a pool of Lua threads.
-    public init(pool: LuaThreadPool = .shared) { self.pool = pool }
+    public init(pool: LuaThreadPool = .shared) { self.init(pool: pool, watchdog: .shared) }
+
+    /// An executor whose deadlines a watchdog of its own keeps (for tests).
+    init(pool: LuaThreadPool, watchdog: DeadlineWatchdog) {
+        self.pool = pool
+        self.watchdog = watchdog
+    }
 
     /// Runs `body` with the sandbox on a Lua thread and returns what it returned, or
     /// ``JobOutcome/abandoned`` when it was not back by `deadline` plus `grace`.
@@ -36,7 +43,7 @@ public struct SandboxExecutor: Sendable {
     ) async -> JobOutcome<Value> {
         precondition(!sandbox.isAbandoned, "an abandoned sandbox must not be used again")
         let once = Once<JobOutcome<Value>>()
-        let watchdog = DeadlineWatchdog.shared
+        let watchdog = self.watchdog
         return await withCheckedContinuation { continuation in
             once.set(continuation)
             if let deadline {
@@ -50,9 +57,9 @@ public struct SandboxExecutor: Sendable {
                     let graceID = watchdog.schedule(at: .after(grace)) {
                         once.finish(.abandoned) { sandbox.markAbandoned() }
                     }
-                    once.track(graceID)
+                    once.track(graceID, on: watchdog)
                 }
-                once.track(deadlineID)
+                once.track(deadlineID, on: watchdog)
             }
             pool.submit {
                 let value = body(sandbox)
@@ -79,9 +86,14 @@ private final class Once<Value: Sendable>: Sendable {
         state.withLock { $0.continuation = continuation }
     }
 
-    /// Remembers a watchdog entry to cancel once the job is back.
-    func track(_ id: UInt64) {
-        state.withLock { $0.timers.append(id) }
+    /// Remembers a watchdog entry to cancel once the job is back, or cancels it now when a
+    /// result was given already (the job may be back and its timers cancelled).
+    func track(_ id: UInt64, on watchdog: DeadlineWatchdog) {
+        let done = state.withLock { s -> Bool in
+            if !s.done { s.timers.append(id) }
+            return s.done
+        }
+        if done { watchdog.cancel(id) }
     }
 
     /// Cancels the watchdog entries of a job that is back.

@@ -1,3 +1,5 @@
+import CLuaShims
+import Synchronization
 import Testing
 @testable import LuaSandbox
 
@@ -44,6 +46,78 @@ import Testing
         #expect(depth == 100)
         #expect(values[2] == .unsupported("function"))
         #expect(values[3] == .unsupported("thread"))
+    }
+
+    @Test func aValueSharedOverAndOverIsCappedAtTheMemoryLimit() throws {
+        // A table met twice is encoded twice: 16 references to one 1 MiB string make 16 MiB
+        // for the host, twice what the state may hold.
+        let r = try Recorder()
+        let (status, values) = r.run("""
+            local s = string.rep('x', 1 << 20)
+            local t = {} for i = 1, 16 do t[i] = s end
+            local ok, err = pcall(echo, t)
+            result(ok) result(err)
+            result(#echo({s, s, s, s}))
+            """)
+        #expect(status == .completed)
+        #expect(values.count == 3)
+        #expect(values.first == .boolean(false))
+        #expect(values.dropFirst().first?.stringValue?.hasSuffix("value too large to convert") == true)
+        #expect(values.last == .integer(4))
+    }
+
+    @Test func encodingAHostCallsArgumentsIsChargedToTheScript() throws {
+        // {x, x} nested 22 deep is four million leaves for the encoder: its work counts
+        // against the CPU budget inside the call, so no call runs long past it.
+        let r = try Recorder()
+        let before = currentThreadCPUTime()
+        let (status, _) = r.run("""
+            local x = {1} for i = 1, 22 do x = {x, x} end
+            while true do pcall(echo, x) end
+            """, limits: RunLimits(cpuTime: .milliseconds(100), memoryBytes: 8 << 20, deadline: .after(.seconds(10))))
+        let used = (currentThreadCPUTime() - before).milliseconds
+        #expect(status == .limit(.cpu))
+        #expect(used < 130, "used \(used) ms")
+    }
+
+    @Test func aHostFunctionThatRunsLuaGetsItsOwnResultsBack() throws {
+        // The host-call scratch buffer belongs to the call in progress: Lua that a host
+        // function runs cannot call the host, and the outer results are the outer ones.
+        let r = try Recorder()
+        let sandbox = r.sandbox
+        let env = Mutex<LuaEnvironment?>(nil)
+        let inner = Mutex<RunStatus?>(nil)
+        sandbox.register("outer") { _ in
+            let status = env.withLock { $0 }.map { sandbox.call("inner", in: $0, arguments: []) }
+            inner.withLock { $0 = status }
+            return .values([.text("outer")])
+        }
+        sandbox.arm(RunLimits(cpuTime: .seconds(1), memoryBytes: 8 << 20, deadline: nil))
+        defer { sandbox.disarm() }
+        guard case .compiled(let chunk) = sandbox.compile("""
+            function inner() echo(1, 2, 3) end
+            function main() result(outer()) end
+            """, chunkName: "nested.lua"), let environment = sandbox.makeEnvironment() else {
+            Issue.record("setup")
+            return
+        }
+        env.withLock { $0 = environment }
+        #expect(sandbox.run(chunk, in: environment) == .completed)
+        #expect(sandbox.call("main", in: environment, arguments: []) == .completed)
+        #expect(r.results.map { $0.first ?? .nil } == [.text("outer")])
+        guard case .error(let message) = inner.withLock({ $0 }) else {
+            Issue.record("inner: \(String(describing: inner.withLock { $0 }))")
+            return
+        }
+        #expect(message.hasSuffix("a host function cannot run Lua that calls the host"))
+    }
+
+    @Test func aBigHostCallLeavesNoBigBuffersBehind() throws {
+        let r = try Recorder()
+        let (status, values) = r.run("result(#echo(string.rep('x', 3 << 20)))")
+        #expect(status == .completed)
+        #expect(values == [.integer(3 << 20)])
+        #expect(pss_testing_scratch_bytes(r.sandbox.context) <= 128 * 1024)
     }
 
     @Test func emptyJSONArraysStayArrays() throws {

@@ -64,6 +64,28 @@ import Testing
         #expect(!sandbox.isAbandoned)
     }
 
+    @Test func aJobThatReturnsAsItsDeadlineComesLeavesNoTimerBehind() async throws {
+        // The job returns the moment its deadline action has cancelled it, racing the action,
+        // which goes on to schedule the grace timer: that timer must not outlive the job.
+        let watchdog = DeadlineWatchdog()
+        let executor = SandboxExecutor(pool: .shared, watchdog: watchdog)
+        for _ in 0..<300 {
+            let sandbox = try LuaSandbox()
+            let release = DispatchSemaphore(value: 0)
+            let outcome = await executor.run(
+                sandbox, deadline: .after(.microseconds(200)), grace: .seconds(60), onDeadline: { release.signal() }
+            ) { _ in release.wait() }
+            guard case .finished = outcome else {
+                Issue.record("abandoned")
+                return
+            }
+        }
+        // The job cancels its timers just after it hands its result over.
+        let settled = Deadline.after(.seconds(1))
+        while watchdog.scheduledCount > 0, !settled.hasPassed { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(watchdog.scheduledCount == 0)
+    }
+
     @Test func completionAndDeadlineRacesDeliverExactlyOnce() async throws {
         let executor = SandboxExecutor()
         var finished = 0

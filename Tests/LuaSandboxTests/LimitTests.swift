@@ -16,6 +16,34 @@ import Testing
         #expect(sandbox.memoryPeak >= limit - 4096)
     }
 
+    @Test func garbageIsCollectedBeforeTheMemoryLimitKills() throws {
+        // Live data over half the limit: Lua's collector would only start its next cycle past
+        // the limit, so the first refused allocation comes while garbage could make room. Lua
+        // then collects and asks again; only a second refusal is the kill.
+        let sandbox = try LuaSandbox(memoryLimit: 2 << 20)
+        let status = runScript("""
+            local keep = {} for i = 1, 9000 do keep[i] = string.rep('k', 100) .. i end
+            local n = 0 for i = 1, 200000 do local pair = {i, i} n = n + #pair end
+            assert(n == 400000 and #keep == 9000)
+            """, in: sandbox, limits: RunLimits(cpuTime: .seconds(2), memoryBytes: 2 << 20, deadline: .after(.seconds(5))))
+        #expect(status == .completed)
+        #expect(sandbox.memoryPeak <= 2 << 20)
+    }
+
+    @Test func aGuardedFunctionCollectsGarbageBeforeItRefusesASize() throws {
+        // string.rep checks that its result fits before it builds it; garbage does not count.
+        let sandbox = try LuaSandbox(memoryLimit: 4 << 20)
+        let status = runScript("""
+            local live = string.rep('l', 1500000)
+            local garbage = live .. '!'
+            garbage = nil
+            local r = string.rep('r', 1200000)
+            assert(#r == 1200000 and #live == 1500000)
+            """, in: sandbox, limits: RunLimits(cpuTime: .seconds(2), memoryBytes: 4 << 20, deadline: .after(.seconds(5))))
+        #expect(status == .completed)
+        #expect(sandbox.memoryPeak <= 4 << 20)
+    }
+
     @Test func memoryKillIsFinalForPcall() throws {
         let sandbox = try LuaSandbox()
         let status = runScript("""
@@ -66,6 +94,116 @@ import Testing
                 continue
             }
             #expect(kind == .cpu || kind == .memory, "\(source)")
+        }
+    }
+
+    @Test func tableInsertAndRemoveChargeTheirShifts() async throws {
+        // insert and remove shift elements in C as far as #t says, and __len can say
+        // math.maxinteger: without a charge per element that loop never ends.
+        let cases = [
+            "local t = setmetatable({}, {__len = function() return math.maxinteger - 1 end}) table.insert(t, 1, 'x')",
+            "local t = setmetatable({}, {__len = function() return math.maxinteger - 1 end}) table.remove(t, 1)",
+        ]
+        for source in cases {
+            let sandbox = try LuaSandbox()
+            let outcome = await SandboxExecutor().run(sandbox, deadline: .after(.seconds(2))) { sandbox in
+                runScript(source, in: sandbox,
+                          limits: RunLimits(cpuTime: .milliseconds(50), memoryBytes: 8 << 20, deadline: .after(.seconds(2))))
+            }
+            guard case .finished(let status) = outcome else {
+                Issue.record("\(source): the state was abandoned")
+                continue
+            }
+            #expect(status == .limit(.cpu), "\(source)")
+        }
+    }
+
+    @Test func osDateOfAHugeFormatIsCharged() throws {
+        // One stock call converts the whole format: a megabyte of '%x' is about 100 ms of C.
+        let sandbox = try LuaSandbox()
+        let before = currentThreadCPUTime()
+        let status = runScript("""
+            local format = string.rep('%x', 500000)
+            while true do os.date(format, 0) end
+            """, in: sandbox, limits: RunLimits(cpuTime: .milliseconds(30), memoryBytes: 8 << 20, deadline: .after(.seconds(5))))
+        let used = (currentThreadCPUTime() - before).milliseconds
+        #expect(status == .limit(.cpu))
+        #expect(used < 45, "used \(used) ms")
+    }
+
+    @Test func aCoroutineKilledInOneRunIsNotResetInTheNext() async throws {
+        // bestAttempt runs in the environment of the run the kill stopped. A wrapped coroutine
+        // killed there still has its __close pending, and the kill left its hooks off: a reset
+        // on the next call would run that handler with no check at all.
+        let sandbox = try LuaSandbox()
+        let outcome = await SandboxExecutor().run(sandbox, deadline: .after(.seconds(2))) { sandbox -> [RunStatus] in
+            guard case .compiled(let chunk) = sandbox.compile("""
+                function didReceive()
+                  F = coroutine.wrap(function()
+                    local guard <close> = setmetatable({}, {__close = function() while true do end end})
+                    while true do end
+                  end)
+                  F()
+                end
+                function bestAttempt() F() end
+                """, chunkName: "wrap.lua"), let env = sandbox.makeEnvironment() else { return [] }
+            let limits = RunLimits(cpuTime: .milliseconds(30), memoryBytes: 8 << 20, deadline: .after(.seconds(2)))
+            sandbox.arm(limits)
+            defer { sandbox.disarm() }
+            let main = sandbox.run(chunk, in: env) == .completed ? sandbox.call("didReceive", in: env, arguments: []) : .missing
+            sandbox.arm(limits)
+            return [main, sandbox.call("bestAttempt", in: env, arguments: [])]
+        }
+        guard case .finished(let statuses) = outcome else {
+            Issue.record("the state was abandoned")
+            return
+        }
+        #expect(statuses == [.limit(.cpu), .error("wrap.lua:8: cannot resume dead coroutine")])
+    }
+
+    @Test func loadOfAHugeChunkIsCharged() throws {
+        // Parsing is C: three megabytes of source are about 35 ms in one call, however the
+        // source comes (a string, or one piece from a reader function).
+        for source in [
+            "local src = string.rep(';', 3e6) while true do load(src) end",
+            "local src = string.rep(';', 3e6) while true do local done = false load(function() if not done then done = true return src end end) end",
+        ] {
+            let sandbox = try LuaSandbox()
+            let before = currentThreadCPUTime()
+            let status = runScript(source, in: sandbox,
+                                   limits: RunLimits(cpuTime: .milliseconds(30), memoryBytes: 8 << 20, deadline: .after(.seconds(5))))
+            let used = (currentThreadCPUTime() - before).milliseconds
+            #expect(status == .limit(.cpu))
+            #expect(used < 40, "used \(used) ms: \(source)")
+        }
+    }
+
+    @Test func aLoopOfCostlyCallsEndsWithinACallOfTheBudget() throws {
+        // The count hook runs once per thousand instructions: a loop of C calls that each
+        // cost milliseconds made hundreds of them between two checks. Functions whose work
+        // grows with their arguments are charged for it first, and host calls are followed by
+        // a look at the clocks.
+        let sandbox = try LuaSandbox()
+        sandbox.register("busy") { _ in
+            let start = currentThreadCPUTime()
+            while currentThreadCPUTime() - start < .milliseconds(3) {}
+            return .none
+        }
+        let cases = [
+            "local t = {} for i = 1, 5e4 do t[i] = (i * 7919) % 1000003 end while true do table.sort(t) end",
+            "local s = string.rep('a', 2e6) while true do local u = s:upper() end",
+            "local s = string.rep('a', 4e6) while true do local n = utf8.len(s) end",
+            "local s = string.rep(' ', 3e6) .. '1' while true do local n = tonumber(s) end",
+            "local t = {} while true do local n = select('#', table.unpack(t, 1, 5e4)) end",
+            "while true do busy() end",
+        ]
+        for source in cases {
+            let before = currentThreadCPUTime()
+            let status = runScript(source, in: sandbox,
+                                   limits: RunLimits(cpuTime: .milliseconds(30), memoryBytes: 8 << 20, deadline: .after(.seconds(10))))
+            let used = (currentThreadCPUTime() - before).milliseconds
+            #expect(status == .limit(.cpu), "\(source)")
+            #expect(used < 60, "used \(used) ms: \(source)")
         }
     }
 

@@ -35,7 +35,24 @@ struct SandboxBenchmarks {
     }
 
     @Test func hookOverheadOnATightLoop() throws {
-        let source = "local x = 0 for i = 1, 2e8 do x = x + i end"
+        try Self.compareWithStock("2e8-iteration loop", "local x = 0 for i = 1, 2e8 do x = x + i end")
+    }
+
+    @Test func chargingOverheadInThePatternMatcher() throws {
+        // Millions of matcher steps, each charged: the clocks are read as rarely as the hook's.
+        try Self.compareWithStock("backtracking find", "local s = ('a'):rep(3000) for i = 1, 40 do s:find('.-b') end")
+    }
+
+    @Test func copyingInStringRep() throws {
+        try Self.compareWithStock("string.rep of 4 MB", "for i = 1, 50 do local s = string.rep('x', 4e6) end")
+    }
+
+    @Test func chargedStringFunctionsInATightLoop() throws {
+        // string.byte is charged for its arguments before it runs: the price of one C call.
+        try Self.compareWithStock("1e7 calls of s:byte(i)", "local s = 'hello world' local n = 0 for i = 1, 1e7 do n = n + s:byte(i % 10 + 1) end")
+    }
+
+    static func compareWithStock(_ name: String, _ source: String) throws {
         let sandbox = try LuaSandbox()
         func sandboxed() -> Double {
             let start = ContinuousClock.now
@@ -51,7 +68,7 @@ struct SandboxBenchmarks {
         _ = sandboxed()
         let p = (0..<3).map { _ in plain() }.min()!
         let s = (0..<3).map { _ in sandboxed() }.min()!
-        print("benchmark: 2e8-iteration loop: stock \(String(format: "%.0f", p)) ms, sandboxed \(String(format: "%.0f", s)) ms, overhead \(String(format: "%.1f", (s / p - 1) * 100)) %")
+        print("benchmark: \(name): stock \(String(format: "%.0f", p)) ms, sandboxed \(String(format: "%.0f", s)) ms, overhead \(String(format: "%.1f", (s / p - 1) * 100)) %")
         #expect(p > 0 && s > 0)
     }
 }

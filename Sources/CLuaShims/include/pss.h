@@ -72,7 +72,9 @@ typedef enum pss_status {
  * A host function is a C closure over a trampoline; calling it encodes the arguments and
  * calls the dispatch function below on the same thread. The dispatch writes its results
  * into `out` as a value sequence and returns how it went. The trampoline raises after the
- * dispatch has returned, so no Lua error ever crosses a host frame. */
+ * dispatch has returned, so no Lua error ever crosses a host frame. The dispatch may run Lua in
+ * the same state only if that Lua calls no host function: such a call raises an error there
+ * (`out` is the state's one scratch buffer, and it is in use). */
 enum {
   PSS_HOST_RETURN = 0,  /* `out` holds the results (a value sequence) */
   PSS_HOST_ERROR = 1,   /* `out` holds the error message bytes: raised with position */
@@ -112,6 +114,7 @@ pss_trip pss_trip_of(pss_context *ctx);
 size_t pss_memory_used(pss_context *ctx);
 size_t pss_memory_peak(pss_context *ctx);
 void pss_memory_peak_reset(pss_context *ctx);
+/* Clocks, in nanoseconds: the calling thread's CPU time, and CLOCK_MONOTONIC. */
 int64_t pss_thread_cpu_now_ns(void);
 int64_t pss_monotonic_now_ns(void);
 
@@ -178,6 +181,9 @@ void pss_collect(pss_context *ctx);
 /* Test support: runs source text in a plain state (stock libraries, no limits, no hook) and
  * returns the Lua status. For benchmarks that compare with stock Lua. */
 int pss_testing_run_plain(const char *source, size_t length);
+/* Test support: the bytes the host-call scratch buffers of a state hold now (outside the
+ * state's memory limit). */
+size_t pss_testing_scratch_bytes(pss_context *ctx);
 
 #ifdef __cplusplus
 }
