@@ -162,21 +162,9 @@ func category(_ json: String) throws -> NotificationCategory {
               for i = 1, 10 do categories.register{identifier = request.identifier .. "-" .. i} end
             end
             """
-        try Data(source.utf8).write(to: dir.appendingPathComponent("register.lua"))
-        try Data(#"{"aps": {"alert": "hi", "mutable-content": 1}}"#.utf8).write(to: dir.appendingPathComponent("push.json"))
-        let arguments = ["run", "register.lua", "push.json", "--app", "com.example.news", "--state", state.path]
-        let host = persistentHost(state)
-        let script = Script(name: "register.lua", source: source)
+        // Four processes and four requests of this one at the same time.
+        let (runs, results, host) = try await runAlongsideProcesses(source, name: "register.lua", in: dir, state: state)
         let request = try request(app: "com.example.news")
-        async let processes = withThrowingTaskGroup(of: CLIRun.self) { group in
-            for _ in 0..<4 { group.addTask { try await runPushscript(arguments, in: dir) } }
-            return try await group.reduce(into: [CLIRun]()) { $0.append($1) }
-        }
-        async let local = withTaskGroup(of: DeliveryResult.self) { group in
-            for _ in 0..<4 { group.addTask { await host.deliver(request, script: .script(script)) } }
-            return await group.reduce(into: [DeliveryResult]()) { $0.append($1) }
-        }
-        let (runs, results) = try await (processes, local)
         #expect(runs.allSatisfy { $0.status == 0 }, "\(runs.map(\.stderr))")
         #expect(results.allSatisfy { $0.outcome == .completed })
         let json = try JSONValue(jsonData: Data(contentsOf: state.appendingPathComponent("com.example.news.categories.json")))

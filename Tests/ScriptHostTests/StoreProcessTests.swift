@@ -59,22 +59,8 @@ func runPushscript(_ arguments: [String], in directory: URL) async throws -> CLI
               for i = 1, 100 do content.badge = store.increment("badge") end
             end
             """
-        try Data(source.utf8).write(to: dir.appendingPathComponent("count.lua"))
-        try Data(#"{"aps": {"alert": "hi", "mutable-content": 1}}"#.utf8).write(to: dir.appendingPathComponent("push.json"))
-        let arguments = ["run", "count.lua", "push.json", "--app", "com.example.news", "--state", state.path]
-        let host = persistentHost(state)
-        let script = Script(name: "count.lua", source: source)
-        let request = try request(app: "com.example.news")
-        // Four processes and four requests of this one increment at the same time.
-        async let processes = withThrowingTaskGroup(of: CLIRun.self) { group in
-            for _ in 0..<4 { group.addTask { try await runPushscript(arguments, in: dir) } }
-            return try await group.reduce(into: [CLIRun]()) { $0.append($1) }
-        }
-        async let local = withTaskGroup(of: DeliveryResult.self) { group in
-            for _ in 0..<4 { group.addTask { await host.deliver(request, script: .script(script)) } }
-            return await group.reduce(into: [DeliveryResult]()) { $0.append($1) }
-        }
-        let (runs, results) = try await (processes, local)
+        // Four processes and four requests of this one at the same time.
+        let (runs, results, _) = try await runAlongsideProcesses(source, name: "count.lua", in: dir, state: state)
         for run in runs {
             #expect(run.status == 0, "\(run.stderr)")
             #expect(try JSONValue(jsonData: Data(run.stdout.utf8))["outcome"] == "completed", "\(run.stdout)")
@@ -83,8 +69,33 @@ func runPushscript(_ arguments: [String], in directory: URL) async throws -> CLI
         let file = state.appendingPathComponent("com.example.news.store.json")
         #expect(try JSONValue(jsonData: Data(contentsOf: file)) == .object(["badge": .integer(800)]))
         // A later run sees the total.
-        let last = try await runPushscript(arguments, in: dir)
+        let last = try await runPushscript(
+            ["run", "count.lua", "push.json", "--app", "com.example.news", "--state", state.path], in: dir)
         let json = try JSONValue(jsonData: Data(last.stdout.utf8))
         #expect(json["content"]?["badge"] == .integer(900))
     }
+}
+
+/// Runs `source` four times in `pushscript run` processes and four times in a host, all at
+/// once, every run sharing the state folder `state` (the script and a payload are written to
+/// `directory`). Returns the processes' runs, the host's results and the host.
+func runAlongsideProcesses(
+    _ source: String, name: String, in directory: URL, state: URL
+) async throws -> (runs: [CLIRun], results: [DeliveryResult], host: ScriptHost) {
+    try Data(source.utf8).write(to: directory.appendingPathComponent(name))
+    try Data(#"{"aps": {"alert": "hi", "mutable-content": 1}}"#.utf8).write(to: directory.appendingPathComponent("push.json"))
+    let arguments = ["run", name, "push.json", "--app", "com.example.news", "--state", state.path]
+    let host = persistentHost(state)
+    let script = Script(name: name, source: source)
+    let request = try request(app: "com.example.news")
+    async let processes = withThrowingTaskGroup(of: CLIRun.self) { group in
+        for _ in 0..<4 { group.addTask { try await runPushscript(arguments, in: directory) } }
+        return try await group.reduce(into: [CLIRun]()) { $0.append($1) }
+    }
+    async let local = withTaskGroup(of: DeliveryResult.self) { group in
+        for _ in 0..<4 { group.addTask { await host.deliver(request, script: .script(script)) } }
+        return await group.reduce(into: [DeliveryResult]()) { $0.append($1) }
+    }
+    let (runs, results) = try await (processes, local)
+    return (runs, results, host)
 }
