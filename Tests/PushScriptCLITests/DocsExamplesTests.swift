@@ -15,6 +15,19 @@ import Testing
         #expect(out.stdout.hasSuffix("\(count) passed, 0 failed\n"), "\(out)")
     }
 
+    @Test func theHowToShowsEachScriptAsItsFileHoldsIt() throws {
+        let page = try String(contentsOf: Self.root.appendingPathComponent("docs/how-to.md"), encoding: .utf8)
+        let examples = Self.root.appendingPathComponent("docs/examples")
+        let files = (FileManager.default.enumerator(atPath: examples.path)?.compactMap { $0 as? String } ?? [])
+            .filter { $0.hasSuffix(".lua") || $0.hasSuffix(".jsonl") }.sorted()
+        #expect(files.count >= 7)
+        for file in files {
+            let text = try String(contentsOf: examples.appendingPathComponent(file), encoding: .utf8)
+            #expect(page.contains(text.trimmingCharacters(in: .newlines)), "docs/how-to.md does not show docs/examples/\(file) as it is")
+            #expect(page.contains("`docs/examples/\(file)`"), "docs/how-to.md does not name docs/examples/\(file)")
+        }
+    }
+
     @Test func theServeHowToAnswersItsRequest() async throws {
         let line = try String(contentsOf: Self.root.appendingPathComponent("docs/examples/serve/request.jsonl"), encoding: .utf8)
         let out = try await CLI.run(["serve", "--scripts", "docs/examples/serve"], stdin: line, in: Self.root, timeout: .seconds(60))
