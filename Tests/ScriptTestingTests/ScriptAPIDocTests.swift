@@ -16,7 +16,7 @@ struct ScriptAPIDocTests {
     /// The page's `## Index` table: global → the fields its second column names.
     static func index(_ text: String) -> [String: Set<String>] {
         guard let start = text.range(of: "\n## Index\n") else { return [:] }
-        let section = text[start.upperBound...].prefix { _ in true }
+        let section = text[start.upperBound...]
         let end = section.range(of: "\n## ")?.lowerBound ?? section.endIndex
         var rows: [String: Set<String>] = [:]
         for line in section[..<end].split(separator: "\n") where line.hasPrefix("| `") {
