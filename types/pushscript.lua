@@ -1,5 +1,5 @@
 ---@meta pushscript
--- Type definitions of the PushScript script API (SPEC section 1) for lua-language-server
+-- Type definitions of the PushScript script API (docs/script-api.md) for lua-language-server
 -- (LuaCATS annotations). Nothing here runs: the host provides these names in every
 -- script's environment. Point the editor at this folder, e.g. with a .luarc.json beside
 -- your scripts:
