@@ -7,9 +7,9 @@ import Synchronization
 ///
 /// The script's thread writes here through the content bridge while the delivering side waits;
 /// every accepted write lands at once, so a script stopped half-way still leaves its best
-/// attempt. Each phase (`didReceive`, `bestAttempt`) writes with a token; when the host gives
-/// up on a phase (its state is stuck) it revokes that token, and the stuck thread can no
-/// longer change what is delivered.
+/// attempt. Each write names the phase it comes from (``RequestPhase``); only the current
+/// phase's writes land. When the host gives up on a phase (its state is stuck) it moves the
+/// request on, and the stuck thread can no longer change what is delivered.
 final class RequestRun: Sendable {
     let identifier: String
     let app: String?
@@ -30,7 +30,9 @@ final class RequestRun: Sendable {
         var content: NotificationContent
         var suppressed = false
         var log = RequestLog()
-        var activeToken = 0
+        var phase = RequestPhase.didReceive
+        /// Where the request's job is, for the host when it gives the job up.
+        var stage = DeliveryPlan.Stage.waiting
         var registeredCategories: [String] = []
         var downloadsAllowed = true
         var downloads: [Int: @Sendable () -> Void] = [:]
@@ -74,16 +76,37 @@ final class RequestRun: Sendable {
 
     // MARK: Phases
 
-    /// Lets the phase with `token` write; every other token's writes are refused from now on.
-    func activate(_ token: Int, downloads: Bool) {
-        state.withLock {
-            $0.activeToken = token
-            $0.downloadsAllowed = downloads
+    /// Moves the request from `phase` to `next` (which may not download); false, with no
+    /// change, when it is not in `phase` any more (the host moved it on).
+    func advance(from phase: RequestPhase, to next: RequestPhase, stage: DeliveryPlan.Stage? = nil) -> Bool {
+        state.withLock { s in
+            guard s.phase == phase else { return false }
+            s.phase = next
+            s.downloadsAllowed = false
+            if let stage { s.stage = stage }
+            return true
         }
     }
 
-    /// Whether `token` may write.
-    func isActive(_ token: Int) -> Bool { state.withLock { $0.activeToken == token } }
+    /// Records where the job is, if `phase` is still the current one.
+    func record(_ stage: DeliveryPlan.Stage, in phase: RequestPhase) {
+        state.withLock { s in if s.phase == phase { s.stage = stage } }
+    }
+
+    /// Where the job was last recorded; a job still in `didReceive` is moved on to
+    /// `bestAttempt`, so that neither its writes land any more nor can it move on by itself.
+    func takeOverFromStuckJob() -> DeliveryPlan.Stage {
+        state.withLock { s in
+            if s.phase == .didReceive {
+                s.phase = .bestAttempt
+                s.downloadsAllowed = false
+            }
+            return s.stage
+        }
+    }
+
+    /// Whether writes from `phase` land.
+    func isActive(_ phase: RequestPhase) -> Bool { state.withLock { $0.phase == phase } }
 
     // MARK: Content
 
@@ -92,10 +115,10 @@ final class RequestRun: Sendable {
         state.withLock { body($0.content) }
     }
 
-    /// Changes the content if `token` is the active phase. Returns nil when it is not.
-    func write<T>(_ token: Int, _ body: (inout State) -> T) -> T? {
+    /// Changes the content if `phase` is the current one. Returns nil when it is not.
+    func write<T>(_ phase: RequestPhase, _ body: (inout State) -> T) -> T? {
         state.withLock { s in
-            guard s.activeToken == token else { return nil }
+            guard s.phase == phase else { return nil }
             return body(&s)
         }
     }
@@ -141,8 +164,29 @@ final class RequestRun: Sendable {
     /// Ends all writing and returns what is delivered.
     func seal() -> State {
         state.withLock { s in
-            s.activeToken = -1
+            s.phase = .sealed
             return s
         }
+    }
+}
+
+/// Identifiers for requests that come without an `apns-id`: random UUID strings from the
+/// system's generator (no file is opened per request).
+enum RequestIdentifier {
+    static func make() -> String {
+        var generator = SystemRandomNumberGenerator()
+        var bytes = (generator.next() as UInt64, generator.next() as UInt64)
+        // Version 4, variant 1 (RFC 9562).
+        bytes.0 = (bytes.0 & ~0xF000) | 0x4000
+        bytes.1 = (bytes.1 & ~(0xC << 60)) | (0x8 << 60)
+        let hex = String(bytes.0, radix: 16, uppercase: true).leftPadded(16) + String(bytes.1, radix: 16, uppercase: true).leftPadded(16)
+        let c = Array(hex)
+        return String(c[0..<8]) + "-" + String(c[8..<12]) + "-" + String(c[12..<16]) + "-" + String(c[16..<20]) + "-" + String(c[20..<32])
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(_ width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
     }
 }
