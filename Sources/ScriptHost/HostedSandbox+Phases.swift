@@ -60,6 +60,17 @@ extension HostedSandbox {
         return outcome
     }
 
+    /// Runs a Swift rule in place of `didReceive`, as a script's phase runs. On the Lua thread.
+    func runNative(_ run: RequestRun, _ rule: NativeRule) -> PhaseCost {
+        sandbox.resetMemoryPeak()
+        let limits = RunLimits(cpuTime: run.limits.cpuTime, memoryBytes: run.limits.memoryBytes, deadline: run.deadline)
+        let (_, cpu) = inPhase(run, .didReceive, limits) {
+            run.record(.didReceive, in: .didReceive)
+            _ = run.write(.didReceive) { rule(&$0.content) }
+        }
+        return PhaseCost(cpu: cpu, peak: sandbox.memoryPeak)
+    }
+
     /// Runs `body` as `phase` of `run` under `limits`: the host functions serve `run` for
     /// that phase, the limits are armed around it, and its CPU time is measured.
     private func inPhase<T>(_ run: RequestRun, _ phase: RequestPhase, _ limits: RunLimits, _ body: () -> T) -> (T, Duration) {
@@ -158,7 +169,7 @@ extension HostedSandbox {
             memoryBytes: max(sandbox.memoryUsed, run.limits.memoryBytes) + run.limits.bestAttemptMemoryHeadroom,
             deadline: .after(run.limits.bestAttemptTime))
         let (returned, cpu) = inPhase(run, .bestAttempt, limits) { () -> Bool in
-            guard let reasonValue = makeReasonValue(reason) else {
+            guard let reasonValue = makeReasonValue(reason, limits) else {
                 run.log(.warn, "bestAttempt was not called: not even a shortened reason fits in the script's memory", host: true)
                 return false
             }
@@ -184,8 +195,9 @@ extension HostedSandbox {
         return PhaseCost(cpu: cpu, peak: sandbox.memoryPeak)
     }
 
-    /// The `reason` table: whole, or with its message cut when the whole does not fit.
-    private func makeReasonValue(_ reason: DeliveryResult.Reason) -> LuaReference? {
+    /// The `reason` table: whole, or with its message cut when the whole does not fit (the
+    /// refused allocation is forgotten: the limits are armed again).
+    private func makeReasonValue(_ reason: DeliveryResult.Reason, _ limits: RunLimits) -> LuaReference? {
         func table(_ message: String) -> LuaValue {
             .table(LuaTable(fields: [("kind", .text(reason.kind.rawValue)), ("message", .text(message))]))
         }
@@ -193,6 +205,7 @@ extension HostedSandbox {
         let utf8 = reason.message.utf8
         guard utf8.count > Self.bestAttemptMessageCut else { return nil }
         sandbox.collectGarbage()
+        sandbox.arm(limits)
         let cut = String(decoding: utf8.prefix(Self.bestAttemptMessageCut), as: UTF8.self)
         return sandbox.makeValue(table("\(cut)… (cut from \(utf8.count) bytes)"))
     }

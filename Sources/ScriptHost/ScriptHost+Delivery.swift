@@ -82,7 +82,7 @@ extension ScriptHost {
         }
     }
 
-    private func makeRun(_ request: NotificationRequest) -> RequestRun {
+    func makeRun(_ request: NotificationRequest) -> RequestRun {
         let configuration = self.configuration
         var content = NotificationContent(payload: request.payload)
         if !configuration.strings.isEmpty { content.applyLocalizedAlert(strings: configuration.strings) }
@@ -100,7 +100,7 @@ extension ScriptHost {
 
     /// Seals the run and builds the result: completed without a reason, else a fallback; the
     /// content as it stands (or the original).
-    private func finish(
+    func finish(
         _ run: RequestRun, _ reason: DeliveryResult.Reason?, original: Bool = false, cost: PhaseCost = PhaseCost()
     ) -> DeliveryResult {
         let outcome: DeliveryResult.Outcome = reason == nil ? .completed : .fallback
