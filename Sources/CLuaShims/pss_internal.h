@@ -12,11 +12,9 @@
 #include <lauxlib.h>
 #include "pss.h"
 
-/* Instructions between two runs of the count hook while no limit has tripped, on a thread
- * where the limit timers cannot be made (otherwise no hook is set until a timer fires). */
+/* Instructions between a limit signal and the hook's look at the clocks; and between two runs
+ * of the count hook on a thread where the limit timers cannot be made. */
 #define PSS_HOOK_COUNT 1000
-/* The least time a run is given before its deadline, however late it is armed. */
-#define PSS_DEADLINE_SLACK_NS 2000000
 /* Wall-clock nanoseconds between two reads of the thread's CPU clock. */
 #define PSS_CPU_CHECK_NS 1000000
 /* Charged C steps between two reads of the clocks. */

@@ -6,8 +6,8 @@
  * the CPU budget and one on CLOCK_MONOTONIC at the deadline, both signalling this very thread
  * (SIGEV_THREAD_ID). The watchdog's cancel sends the same signal. The handler sets the hook on
  * the Lua thread that is running (the main thread or a coroutine: each has its own hook) and
- * on the main thread; the hook reads the clocks and raises the kill, and from then on it runs
- * on every instruction. Where the timers cannot be made, a count hook reads the clocks every
+ * on the main thread; within PSS_HOOK_COUNT instructions the hook reads the clocks and raises
+ * the kill, and from then on it runs on every instruction. Where the timers cannot be made, a count hook reads the clocks every
  * PSS_HOOK_COUNT instructions instead. */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -96,7 +96,14 @@ static pthread_once_t handler_once = PTHREAD_ONCE_INIT;
 static int limit_signal;
 static int handler_installed;
 
-static void hook_on(lua_State *L) { lua_sethook(L, pss_hook, LUA_MASKCOUNT, 1); }
+/* Sets the limit hook on `L` for a limit signal: it reads the clocks after PSS_HOOK_COUNT more
+ * instructions, as the count hook did (a script a few instructions from returning or from its
+ * next step still takes it). A hook already set keeps its count, so control passing back and
+ * forth between coroutines cannot keep putting it off. */
+static void hook_on(lua_State *L) {
+  if (lua_gethook(L) != pss_hook || lua_gethookmask(L) == 0)
+    lua_sethook(L, pss_hook, LUA_MASKCOUNT, PSS_HOOK_COUNT);
+}
 
 /* The limit signal: sets the hook on the running Lua thread and the main thread. Does nothing
  * on a thread with no armed run (a late signal). lua_sethook is safe here: it only stores. */
@@ -258,10 +265,6 @@ void pss_limits_arm(pss_context *ctx, int64_t cpu_budget_ns, int64_t deadline_ns
   ctx->steps = 0;
   ctx->memory_refused = 0;
   ctx->cpu_checked_ns = pss_monotonic_now_ns();
-  /* A run armed at or just before its deadline still gets a moment to start (the checks of a
-   * count hook every PSS_HOOK_COUNT instructions gave it as much). */
-  if (deadline_ns && deadline_ns < ctx->cpu_checked_ns + PSS_DEADLINE_SLACK_NS)
-    deadline_ns = ctx->cpu_checked_ns + PSS_DEADLINE_SLACK_NS;
   ctx->deadline_ns = deadline_ns;
   ctx->armed = 1;
   if (timed) {
