@@ -54,59 +54,19 @@ enum DeliveryPlan {
         case .loading:
             // The chunk never finished: it is not run again for a bestAttempt.
             return .deliver(
-                reason: .init(kind: .load, message: Reasons.loadMessage(.limit(.time), script: script, limits)),
+                reason: .init(kind: .load, message: DeliveryResult.Reason.loadMessage(.limit(.time), script: script, limits)),
                 original: true, warning: stuck)
         case .waiting, .didReceive:
-            return .bestAttemptInFreshState(Reasons.limit(.time, limits))
+            return .bestAttemptInFreshState(DeliveryResult.Reason.limit(.time, limits))
         case .bestAttempt(let reason):
             return .deliver(
                 reason: reason, original: false,
-                warning: "bestAttempt did not return within \(Reasons.ms(limits.bestAttemptTime)) ms; the content is delivered as it stood")
+                warning: "bestAttempt did not return within \(DeliveryResult.Reason.ms(limits.bestAttemptTime)) ms; the content is delivered as it stood")
         }
     }
 
     /// After the fresh state's `bestAttempt` was given up too.
     static func afterFreshBestAttemptAbandoned(_ limits: ScriptLimits) -> String {
-        "bestAttempt did not return within \(Reasons.ms(limits.bestAttemptTime)) ms; the content is delivered as it stood"
-    }
-}
-
-/// The messages of reasons and host warnings about limits.
-enum Reasons {
-    static func limit(_ kind: LimitKind, _ limits: ScriptLimits) -> DeliveryResult.Reason {
-        switch kind {
-        case .cpu:
-            return .init(kind: .cpu, message: "the script used more than its \(ms(limits.cpuTime)) ms of CPU")
-        case .memory:
-            return .init(kind: .memory, message: "the script's Lua state needed more than \(mib(limits.memoryBytes)) of memory")
-        case .time:
-            return .init(kind: .time, message: "the deadline of \(ms(limits.time)) ms came before didReceive returned")
-        }
-    }
-
-    static func bestAttemptLimit(_ kind: LimitKind, _ limits: ScriptLimits) -> String {
-        switch kind {
-        case .cpu: return "it used more than its \(ms(limits.bestAttemptCPUTime)) ms of CPU"
-        case .memory: return "it needed more than its \(mib(limits.bestAttemptMemoryHeadroom)) of extra memory"
-        case .time: return "it ran longer than its \(ms(limits.bestAttemptTime)) ms"
-        }
-    }
-
-    static func loadMessage(_ status: RunStatus, script: String, _ limits: ScriptLimits) -> String {
-        switch status {
-        case .error(let message): return message
-        case .limit(.time): return "\(script) did not load: the deadline of \(ms(limits.time)) ms came while its chunk ran"
-        case .limit(let kind): return "\(script) did not load: \(limit(kind, limits).message)"
-        case .completed, .missing: return "\(script) did not load"
-        }
-    }
-
-    static func ms(_ d: Duration) -> String {
-        let v = d.milliseconds
-        return v == v.rounded() ? String(Int(v)) : String(v)
-    }
-
-    static func mib(_ bytes: Int) -> String {
-        bytes % (1 << 20) == 0 ? "\(bytes >> 20) MiB" : "\(bytes) bytes"
+        "bestAttempt did not return within \(DeliveryResult.Reason.ms(limits.bestAttemptTime)) ms; the content is delivered as it stood"
     }
 }

@@ -94,7 +94,7 @@ extension HostedSandbox {
             switch sandbox.call("didReceive", in: session.environment, arguments: [session.request, session.content]) {
             case .completed, .missing: phase.end = .completed
             case .error(let message): phase.end = .failed(.init(kind: .error, message: message))
-            case .limit(let kind): phase.end = .failed(Reasons.limit(kind, run.limits))
+            case .limit(let kind): phase.end = .failed(DeliveryResult.Reason.limit(kind, run.limits))
             }
             if let problem = readBackUserInfo(Binding(run: run, phase: .didReceive), object: session.content) {
                 if case .completed = phase.end {
@@ -108,7 +108,7 @@ extension HostedSandbox {
         // The budget is also checked when the handler returns: C code runs without the hook.
         if case .completed = phase.end, phase.session != nil, cpu > run.limits.cpuTime {
             sandbox.markLimitHit()
-            phase.end = .failed(Reasons.limit(.cpu, run.limits))
+            phase.end = .failed(DeliveryResult.Reason.limit(.cpu, run.limits))
         }
         phase.cost = PhaseCost(cpu: cpu, peak: sandbox.memoryPeak)
         if case .failed = phase.end, phase.hasBestAttempt { return phase }
@@ -123,7 +123,7 @@ extension HostedSandbox {
         let chunk: CompiledChunk
         switch self.chunk(for: script) {
         case .compiled(let compiled): chunk = compiled
-        case .failed(let status): return MainPhase(end: .load(Reasons.loadMessage(status, script: script.name, run.limits)))
+        case .failed(let status): return MainPhase(end: .load(DeliveryResult.Reason.loadMessage(status, script: script.name, run.limits)))
         }
         installNewHooks()
         guard let environment = sandbox.makeEnvironment() else {
@@ -136,7 +136,7 @@ extension HostedSandbox {
         case .completed, .missing: break
         case let status:
             sandbox.release(environment)
-            return MainPhase(end: .load(Reasons.loadMessage(status, script: script.name, run.limits)))
+            return MainPhase(end: .load(DeliveryResult.Reason.loadMessage(status, script: script.name, run.limits)))
         }
         guard sandbox.typeOfGlobal("didReceive", in: environment) == "function" else {
             sandbox.release(environment)
@@ -145,12 +145,12 @@ extension HostedSandbox {
         let hasBestAttempt = sandbox.typeOfGlobal("bestAttempt", in: environment) == "function"
         guard let request = makeRequestValue(run) else {
             sandbox.release(environment)
-            return MainPhase(end: .failed(Reasons.limit(.memory, run.limits)))
+            return MainPhase(end: .failed(DeliveryResult.Reason.limit(.memory, run.limits)))
         }
         guard let content = makeContentObject(run) else {
             sandbox.release(environment)
             sandbox.release(request)
-            return MainPhase(end: .failed(Reasons.limit(.memory, run.limits)))
+            return MainPhase(end: .failed(DeliveryResult.Reason.limit(.memory, run.limits)))
         }
         return MainPhase(
             end: .completed, hasBestAttempt: hasBestAttempt,
@@ -179,7 +179,7 @@ extension HostedSandbox {
             switch status {
             case .completed, .missing: returned = true
             case .error(let message): run.log(.warn, "bestAttempt failed: \(message)", host: true)
-            case .limit(let kind): run.log(.warn, "bestAttempt was stopped: \(Reasons.bestAttemptLimit(kind, run.limits))", host: true)
+            case .limit(let kind): run.log(.warn, "bestAttempt was stopped: \(DeliveryResult.Reason.bestAttemptLimit(kind, run.limits))", host: true)
             }
             if let problem = readBackUserInfo(Binding(run: run, phase: .bestAttempt), object: session.content) {
                 run.log(.warn, "bestAttempt: \(problem)", host: true)
@@ -189,7 +189,7 @@ extension HostedSandbox {
         // Its budget is also checked when it returns: C code runs without the hook.
         if returned, cpu > run.limits.bestAttemptCPUTime {
             sandbox.markLimitHit()
-            run.log(.warn, "bestAttempt returned past its budget: \(Reasons.bestAttemptLimit(.cpu, run.limits))", host: true)
+            run.log(.warn, "bestAttempt returned past its budget: \(DeliveryResult.Reason.bestAttemptLimit(.cpu, run.limits))", host: true)
         }
         finish(session)
         return PhaseCost(cpu: cpu, peak: sandbox.memoryPeak)

@@ -22,7 +22,7 @@ extension ScriptHost {
             hosted.sandbox, deadline: run.deadline, grace: Self.stuckGrace, onDeadline: { run.cancelDownloads() }
         ) { _, _ in hosted.runNative(run, rule) }
         guard case .finished(let cost) = job else {
-            return finish(run, Reasons.limit(.time, run.limits), original: false)
+            return finish(run, DeliveryResult.Reason.limit(.time, run.limits), original: false)
         }
         sandboxes.checkIn(hosted)
         return finish(run, nil, cost: cost)

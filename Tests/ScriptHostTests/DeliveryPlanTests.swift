@@ -9,7 +9,7 @@ import Testing
     @Test func aFinishedJobIsDeliveredAsDidReceiveEnded() {
         #expect(DeliveryPlan.afterJob(.completed) == .deliver(reason: nil, original: false, warning: nil))
         #expect(DeliveryPlan.afterJob(.load("rules.lua:1: bad")) == .deliver(reason: .init(kind: .load, message: "rules.lua:1: bad"), original: true, warning: nil))
-        let cpu = Reasons.limit(.cpu, limits)
+        let cpu = DeliveryResult.Reason.limit(.cpu, limits)
         #expect(DeliveryPlan.afterJob(.failed(cpu)) == .deliver(reason: cpu, original: false, warning: nil))
     }
 
@@ -21,7 +21,7 @@ import Testing
     }
 
     @Test func aJobStuckInDidReceiveOrBeforeItsChunkGetsAFreshBestAttempt() {
-        let time = Reasons.limit(.time, limits)
+        let time = DeliveryResult.Reason.limit(.time, limits)
         #expect(DeliveryPlan.afterAbandonment(at: .didReceive, script: "rules.lua", limits: limits) == .bestAttemptInFreshState(time))
         #expect(DeliveryPlan.afterAbandonment(at: .waiting, script: "rules.lua", limits: limits) == .bestAttemptInFreshState(time))
     }
