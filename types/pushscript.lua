@@ -25,10 +25,12 @@ function didReceive(request, content) end
 
 ---Optional. Runs when didReceive did not finish (an error, a limit, or the deadline, like
 ---`serviceExtensionTimeWillExpire`), with a small budget of its own. The content as it then
----stands is delivered.
+---stands is delivered. `request` is the read-only request didReceive got. A reason message too
+---big for the state is cut to its first 1,024 bytes, followed by "… (cut from N bytes)".
 ---@param content Content
 ---@param reason Reason
-function bestAttempt(content, reason) end
+---@param request Request
+function bestAttempt(content, reason, request) end
 
 ---Why didReceive did not finish.
 ---@class Reason

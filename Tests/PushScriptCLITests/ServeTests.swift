@@ -105,6 +105,27 @@ import Testing
         #expect(lines[0].hasPrefix(#"{"id":1,"outcome":"completed","content":{"title":"served","#))
     }
 
+    @Test func aLineNestedTooDeepIsAnsweredWithItsID() async throws {
+        let scratch = try Scratch()
+        try scratch.write("scripts/com.example.news.lua", Self.title("served"))
+        let deep = String(repeating: "[", count: 600) + String(repeating: "]", count: 600)
+        let input = [
+            #"{"id": 7, "app": "com.example.news", "payload": \#(deep)}"#,
+            #"{"payload": {"x": \#(deep)}, "id": "after"}"#,
+            #"{"id": \#(deep)}"#,
+            Self.request(9, app: "com.example.unknown"),
+        ].joined(separator: "\n") + "\n"
+        let out = try await CLI.run(["serve", "--scripts", scratch.path("scripts")], stdin: input)
+        #expect(out.status == 0, "\(out)")
+        let lines = out.stdout.split(separator: "\n").map(String.init)
+        try #require(lines.count == 4, "\(out)")
+        let message = "the line nests arrays and objects deeper than 512 levels; give a flatter request"
+        #expect(lines[0] == #"{"id":7,"error":"\#(message)"}"#)
+        #expect(lines[1] == #"{"id":"after","error":"\#(message)"}"#)
+        #expect(lines[2] == #"{"id":null,"error":"\#(message)"}"#)
+        #expect(try parseJSON(lines[3])["id"] as? Int == 9)
+    }
+
     @Test func appOptionIsTheDefaultAppAndLocalesArePerRequest() async throws {
         let scratch = try Scratch()
         try scratch.write("scripts/com.example.news.lua", #"function didReceive(r, c) c.title = r.app .. " " .. table.concat(r.locales, "|") end"#)

@@ -56,7 +56,7 @@ extension HostedSandbox {
         } catch {
             return .values([.nil, .text(error.message)])
         }
-        guard run.write(binding.token, { $0.content.attach(attachment) }) != nil else { return .kill(.time) }
+        guard run.write(binding.phase, { $0.content.attach(attachment) }) != nil else { return .kill(.time) }
         return .values([ValueConversion.lua(attachment.jsonValue)])
     }
 

@@ -27,7 +27,7 @@ extension HostedSandbox {
                 return .error("categories.register: \(error)")
             }
             app.categories.register(category, report: Self.reporter(binding))
-            _ = binding.run.write(binding.token) { $0.registeredCategories.append(category.identifier) }
+            _ = binding.run.write(binding.phase) { $0.registeredCategories.append(category.identifier) }
             return .none
         }
         function("localized", in: "categories") { [unowned self] binding, call in
