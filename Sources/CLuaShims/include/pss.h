@@ -114,6 +114,8 @@ pss_trip pss_trip_of(pss_context *ctx);
 size_t pss_memory_used(pss_context *ctx);
 size_t pss_memory_peak(pss_context *ctx);
 void pss_memory_peak_reset(pss_context *ctx);
+/* The bytes the state may hold now: its limit as last armed (pss_budget.c). */
+size_t pss_memory_limit(pss_context *ctx);
 /* Clocks, in nanoseconds: the calling thread's CPU time, and CLOCK_MONOTONIC. */
 int64_t pss_thread_cpu_now_ns(void);
 int64_t pss_monotonic_now_ns(void);

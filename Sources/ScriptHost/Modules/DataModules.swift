@@ -23,8 +23,15 @@ extension HostedSandbox {
 
     func installData() {
         sandbox.registerNull(as: "null", in: "json")
-        sandbox.register("decode", in: "json") { call in
+        sandbox.register("decode", in: "json") { [unowned self] call in
             Arguments.string(call, 0, "decode").then { s in
+                // The host's parse would cost many times the text: refuse before it what could
+                // not fit in the state anyway.
+                let needed = StrictJSON.minimumLuaBytes(of: s.bytes)
+                let left = sandbox.memoryLeft
+                if needed > left {
+                    return .values([.nil, .text("too large: the decoded value needs at least \(needed) bytes, and the script has \(left) bytes of memory left")])
+                }
                 if let problem = StrictJSON.trailingComma(in: s.bytes) { return .values([.nil, .text(problem)]) }
                 do throws(JSONError) {
                     let value = try JSONValue(jsonData: Data(s.bytes))
@@ -155,8 +162,36 @@ private func shown(_ byte: UInt8) -> String {
     (0x20..<0x7f).contains(byte) ? "'\(Character(Unicode.Scalar(byte)))'" : String(format: "byte 0x%02x", byte)
 }
 
-/// What JSON forbids and Foundation's reader lets through.
+/// What JSON forbids and Foundation's reader lets through, and what a text costs decoded.
 enum StrictJSON {
+    /// A lower bound of the bytes the value of `text` takes in a Lua state: every value takes
+    /// a slot of 16 bytes in its array or object, and every array or object a table of at least
+    /// 56 bytes. One pass over the bytes, no value built.
+    static func minimumLuaBytes(of text: [UInt8]) -> Int {
+        text.withUnsafeBufferPointer { bytes in
+            var inString = false
+            var escaped = false
+            var separators = 0
+            var containers = 0
+            var i = 0
+            let n = bytes.count
+            while i < n {
+                let c = bytes[i]
+                i &+= 1
+                if inString {
+                    if escaped { escaped = false } else if c == 0x5c { escaped = true } else if c == 0x22 { inString = false }
+                } else if c == 0x2c {  // ,
+                    separators &+= 1
+                } else if c == 0x22 {  // "
+                    inString = true
+                } else if c == 0x5b || c == 0x7b {  // [ {
+                    containers &+= 1
+                }
+            }
+            return 16 &* separators &+ 56 &* containers
+        }
+    }
+
     /// A message when a `,` comes right before a `]` or `}` (outside strings), else nil.
     static func trailingComma(in text: [UInt8]) -> String? {
         var inString = false
