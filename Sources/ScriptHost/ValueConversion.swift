@@ -88,8 +88,8 @@ enum ValueConversion {
             out.reserveCapacity(t.pairs.count)
             for pair in t.pairs {
                 guard case .string(let key) = pair.key else {
-                    if case .integer(let k) = pair.key {
-                        throw Misfit(problem: "is not a sequence: it has the integer key \(k) but not all of the keys 1 to \(t.pairs.count) (a sparse array, or numbers mixed with names); JSON arrays take keys 1..n without gaps, objects string keys")
+                    if case .integer = pair.key {
+                        throw Misfit(problem: "is not a sequence (a sparse array, or integer keys mixed with names); JSON arrays take the keys 1 to n without gaps, objects string keys")
                     }
                     throw Misfit(problem: "has a \(pair.key.typeName) key; JSON objects take string keys")
                 }
