@@ -97,6 +97,15 @@ import NotificationModel
         #expect(message { try Payload(jsonData: Data(spaced.utf8)) } == "payload too large: \(sent) bytes, APNs allows 4096")
     }
 
+    @Test func theSentSizeOfAMemberIsMeasuredOnItsText() throws {
+        let line = Data(#"{"id": 1, "payload": {"a": "x,}", "a": [1, {"b": 2}]}, "app": "x"}"#.utf8)
+        #expect(Payload.sentSize(ofMember: "payload", in: line) == #"{"a":"x,}","a":[1,{"b":2}]}"#.utf8.count)
+        #expect(Payload.sentSize(ofMember: "app", in: line) == 3)
+        #expect(Payload.sentSize(ofMember: "missing", in: line) == nil)
+        #expect(Payload.sentSize(ofMember: "payload", in: Data("[1]".utf8)) == nil)
+        #expect(message { try Payload(value: ["aps": [:]], sentSize: 5000) } == "payload too large: 5000 bytes, APNs allows 4096")
+    }
+
     @Test func sizeOfMultibyteText() throws {
         let value: JSONValue = ["aps": ["alert": .string(String(repeating: "😀", count: 1020))]]
         #expect(message { try Payload(value: value) } == "payload too large: 4100 bytes, APNs allows 4096")
