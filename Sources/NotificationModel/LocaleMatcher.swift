@@ -33,7 +33,13 @@ public enum LocaleMatcher: Sendable {
 
     /// A language tag in lower case with `-` between its parts: `pt_BR` is `pt-br`.
     public static func normalized(_ tag: String) -> String {
-        String(tag.lowercased().map { $0 == "_" ? "-" : $0 })
+        var utf8 = Array(tag.utf8)
+        guard utf8.allSatisfy({ $0 < 0x80 }) else { return String(tag.lowercased().map { $0 == "_" ? "-" : $0 }) }
+        for k in utf8.indices {
+            let c = utf8[k]
+            if c >= 0x41, c <= 0x5a { utf8[k] = c + 0x20 } else if c == 0x5f { utf8[k] = 0x2d }
+        }
+        return String(decoding: utf8, as: UTF8.self)
     }
 
     /// The language of a normalized tag: the part before the first `-`.
