@@ -123,7 +123,8 @@ function Content:suppress() end
 ---@field kinds ("image"|"audio"|"video")[]? Refuse other types.
 
 ---Streams an https resource to a file. `err` starts with `timeout`, `too large`, `http NNN`,
----`unsupported type`, `not allowed`, `network` or `deadline`.
+---`unsupported type`, `not allowed`, `network` or `deadline`. Options are named: a positional
+---entry (`{"image"}`) raises an error, as an unknown name does.
 ---@param url string
 ---@param options DownloadOptions?
 ---@return File? file
@@ -166,7 +167,8 @@ function categories.get(id) end
 ---@return string[]
 function categories.list() end
 
----Registers (or replaces) a category; it outlives the request.
+---Registers (or replaces) a category; it outlives the request. A category may hold at most
+---16 KiB of identifiers, titles and options (a larger one raises an error).
 ---@param category Category
 function categories.register(category) end
 
@@ -184,7 +186,8 @@ function categories.localized(base, locale, fallback) end
 locale = {}
 
 ---The best of `available` for the preferred languages (default `request.locales`): an exact
----match, then the bare language, then another region of it; nil if none matches.
+---match, then the bare language, then another region of it; nil if none matches. Linear in
+---the number of tags.
 ---@param available string[]
 ---@param preferred string[]?
 ---@return string?
@@ -198,11 +201,14 @@ json = {}
 ---@type userdata
 json.null = nil
 
+---`nil, "too large: ..."` (before parsing) when the value could not fit in the memory the
+---script has left.
 ---@param s string
 ---@return any value
 ---@return string? err
 function json.decode(s) end
 
+---A table with keys 1..n is an array; a sparse one (`{[2]="b"}`) is refused as not a sequence.
 ---@param value any
 ---@return string? json
 ---@return string? err

@@ -134,6 +134,8 @@ static int p_setup(lua_State *L) {
 
   lua_newtable(L);
   copy_all(L, M);
+  set_function(L, lua_gettop(L), "random", pss_lib_random);
+  set_function(L, lua_gettop(L), "randomseed", pss_lib_randomseed);
   lua_setfield(L, E, "math");
 
   lua_newtable(L);

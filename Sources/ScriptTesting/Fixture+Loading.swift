@@ -87,12 +87,11 @@ extension Fixture {
             guard case .object(let l) = value else { throw fail("'limits' must be an object") }
             var limits = ScriptLimits.default
             for (key, number) in l {
-                guard let n = number.integerValue, n > 0 else { throw fail("'limits.\(key)' must be a positive integer") }
-                switch key {
-                case "cpuMs": limits.cpuTime = .milliseconds(n)
-                case "memoryMB": limits.memoryBytes = Int(n) << 20
-                case "timeMs": limits.time = .milliseconds(n)
-                default: throw fail("unknown limit '\(key)'; limits are cpuMs, memoryMB, timeMs")
+                guard let setting = LimitSetting(rawValue: key) else {
+                    throw fail("unknown limit '\(key)'; limits are cpuMs, memoryMB, timeMs")
+                }
+                guard let n = number.integerValue, limits.set(setting, to: n) else {
+                    throw fail("'limits.\(key)' must be \(setting.range)")
                 }
             }
             self.limits = limits

@@ -30,9 +30,12 @@ enum HostOptions {
     static func configuration(_ a: ParsedArguments, command: String) throws(UsageError) -> HostConfiguration {
         var configuration = HostConfiguration()
         var limits = ScriptLimits.default
-        if let v = a.value("--cpu-ms") { limits.cpuTime = .milliseconds(try positive(v, "--cpu-ms", command)) }
-        if let v = a.value("--memory-mb") { limits.memoryBytes = try positive(v, "--memory-mb", command) << 20 }
-        if let v = a.value("--time-ms") { limits.time = .milliseconds(try positive(v, "--time-ms", command)) }
+        for (option, setting) in [("--cpu-ms", LimitSetting.cpuMs), ("--memory-mb", .memoryMB), ("--time-ms", .timeMs)] {
+            guard let v = a.value(option) else { continue }
+            guard let n = Int64(v), limits.set(setting, to: n) else {
+                throw UsageError("pushscript \(command): \(option) takes \(setting.range), not '\(v)'")
+            }
+        }
         configuration.limits = limits
         if let v = a.value("--locale") {
             configuration.locales = v.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }

@@ -111,6 +111,29 @@ private func fixture(_ name: String, payload: String = #"{"aps": {"alert": "x", 
         #expect(summary.line == "1 passed, 4 failed")
     }
 
+    @Test func absurdLimitsAreMalformedInsteadOfWrapping() async throws {
+        func limits(_ entry: String) -> String {
+            #"{"script": "rules.lua", "payload": {"aps": {}}, "limits": \#(entry), "expect": {}}"#
+        }
+        let folder = try Folder([
+            "rules.lua": script,
+            "1.fixture.json": limits(#"{"timeMs": 9223372036854775807}"#),
+            "2.fixture.json": limits(#"{"memoryMB": 17592186044416}"#),
+            "3.fixture.json": limits(#"{"memoryMB": 1e30}"#),
+            "4.fixture.json": limits(#"{"cpuMs": 0}"#),
+            "5.fixture.json": limits(#"{"cpuMs": 3600000, "memoryMB": 65536, "timeMs": 86400000}"#),
+        ])
+        defer { folder.remove() }
+        let (lines, summary) = try await folder.run()
+        #expect(lines.count == 5)
+        #expect(lines[0].contains("1.fixture.json: 'limits.timeMs' must be a whole number of milliseconds from 1 to 86400000 (a day)"))
+        #expect(lines[1].contains("2.fixture.json: 'limits.memoryMB' must be a whole number of MiB from 1 to 65536 (64 GiB)"))
+        #expect(lines[2].contains("3.fixture.json: 'limits.memoryMB' must be a whole number of MiB"))
+        #expect(lines[3].contains("4.fixture.json: 'limits.cpuMs' must be a whole number of milliseconds from 1 to 3600000"))
+        #expect(lines[4] == "PASS 5.fixture.json")
+        #expect(summary == FixtureSummary(passed: 1, failed: 0, malformed: 4))
+    }
+
     @Test func mediaEntriesOfTheWrongTypeAreMalformed() async throws {
         func media(_ entry: String) -> String {
             #"{"script": "rules.lua", "payload": {"aps": {}}, "media": {"https://a.example/x.jpg": \#(entry)}, "expect": {}}"#

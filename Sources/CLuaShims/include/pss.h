@@ -120,6 +120,12 @@ pss_trip pss_trip_of(pss_context *ctx);
 size_t pss_memory_used(pss_context *ctx);
 size_t pss_memory_peak(pss_context *ctx);
 void pss_memory_peak_reset(pss_context *ctx);
+/* The bytes the state may hold now: its limit as last armed (pss_budget.c). */
+size_t pss_memory_limit(pss_context *ctx);
+/* The limit of the armed run that has passed by now (the CPU budget or the deadline), or an
+ * earlier trip, or PSS_TRIP_NONE. Reads the clocks; records nothing. For host code that works
+ * long for one call (pss_budget.c). */
+pss_trip pss_limit_passed(pss_context *ctx);
 /* Clocks, in nanoseconds: the calling thread's CPU time, and CLOCK_MONOTONIC. */
 int64_t pss_thread_cpu_now_ns(void);
 int64_t pss_monotonic_now_ns(void);

@@ -71,15 +71,30 @@ extension HostedSandbox {
     }
 
     /// The file in the request's folder with its type's extension (copied there if needed).
+    /// A file is copied once per request however often it is attached: its copy is named for
+    /// its path, and a copy already there is used again.
     private func place(_ source: URL, type: MediaType, run: RequestRun) throws -> URL {
         let folder = run.attachmentDirectory.resolvingSymlinksInPath().path + "/"
-        if source.resolvingSymlinksInPath().path.hasPrefix(folder), source.pathExtension.lowercased() == type.fileExtension {
+        let resolved = source.resolvingSymlinksInPath().path
+        if resolved.hasPrefix(folder), source.pathExtension.lowercased() == type.fileExtension {
             return source
         }
         try FileManager.default.createDirectory(at: run.attachmentDirectory, withIntermediateDirectories: true)
         let stem = source.deletingPathExtension().lastPathComponent
-        let target = run.attachmentDirectory.appendingPathComponent("\(stem)-\(UUID().uuidString.prefix(8)).\(type.fileExtension)")
+        let target = run.attachmentDirectory.appendingPathComponent("\(stem)-\(Self.pathDigest(resolved)).\(type.fileExtension)")
+        if FileManager.default.fileExists(atPath: target.path) { return target }
         try FileManager.default.copyItem(at: source, to: target)
         return target
+    }
+
+    /// 16 hex digits that tell files' paths apart (FNV-1a, 64 bits).
+    static func pathDigest(_ path: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in path.utf8 {
+            hash ^= UInt64(byte)
+            hash &*= 0x0000_0100_0000_01b3
+        }
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
     }
 }

@@ -16,6 +16,11 @@ extension HostedSandbox {
             .values([.table(LuaTable(array: app.categories.read(report: Self.reporter(binding)) { $0.list() }.map(LuaValue.text)))])
         }
         function("register", in: "categories") { [unowned self] binding, call in
+            // Registered categories outlive the request: refuse a large one before building it.
+            let size = ValueConversion.approximateJSONBytes(call[0], atMost: NotificationCategory.maximumBytes)
+            if size > NotificationCategory.maximumBytes {
+                return .error("categories.register: the category is too large: more than \(NotificationCategory.maximumBytes) bytes of identifiers, titles and options; a category takes at most \(NotificationCategory.maximumBytes)")
+            }
             let category: NotificationCategory
             do {
                 category = try NotificationCategory(json: ValueConversion.json(call[0], path: "category"))

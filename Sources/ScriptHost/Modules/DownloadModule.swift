@@ -109,6 +109,11 @@ extension HostedSandbox {
             if value.isNil { return .success(options) }
             return .failure(HostFailure("bad argument #2 to '\(function)' (options table expected, got \(value.typeName))"))
         }
+        let positional = t.isArray ? t.elements.first : t.pairs.first { $0.key.stringValue == nil }?.value
+        if let entry = positional {
+            let shown = entry.stringValue.map { "\"\($0)\"" } ?? entry.typeName
+            return .failure(HostFailure("\(function): options are named, not positional: got the positional entry \(shown); write {kinds = {\"image\"}}, {timeout = 5} or {maxBytes = 1000000}"))
+        }
         for pair in t.pairs {
             switch pair.key.stringValue {
             case "timeout":

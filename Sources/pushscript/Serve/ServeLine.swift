@@ -1,3 +1,4 @@
+import Foundation
 import NotificationModel
 import ScriptHost
 
@@ -52,7 +53,9 @@ enum ServeLine {
             return .invalid(id: id, message: "payload is missing; give the APNs payload as a JSON object")
         }
         let payload: Payload
-        do { payload = try Payload(value: payloadValue) } catch {
+        // measured on the line's text: a key written twice in the payload still counts
+        let sentSize = Payload.sentSize(ofMember: "payload", in: Data(line.utf8)) ?? 0
+        do { payload = try Payload(value: payloadValue, sentSize: sentSize) } catch {
             return .invalid(id: id, message: error.message)
         }
         var locales: [String]?
