@@ -209,4 +209,28 @@ private func fixture(_ name: String, payload: String = #"{"aps": {"alert": "x", 
         #expect(lines == ["PASS a", "PASS b"])
         #expect(summary.failed == 0)
     }
+
+    @Test func aFailShowsTheReasonWithTheScriptsPathBeforeTheDifferences() async throws {
+        let folder = try Folder([
+            "rules.lua": "function didReceive(r, c)\n  error(\"no sender in payload\")\nend\n",
+            "1.fixture.json": fixture("raises", expect: #"{"outcome": "completed"}"#),
+            "2.fixture.json": fixture("expects the fallback", expect: #"{"outcome": "fallback", "reason": {"kind": "error"}}"#),
+        ])
+        defer { folder.remove() }
+        let (lines, _) = try await folder.run()
+        let failAt = try #require(lines.firstIndex(of: "FAIL raises"))
+        let script = folder.url.appendingPathComponent("rules.lua").standardizedFileURL.path
+        #expect(lines[failAt + 2] == "  reason: error: \(script):2: no sender in payload")
+        #expect(lines[failAt + 3] == #"  outcome: expected "completed", actual "fallback""#)
+        #expect(lines.contains("PASS expects the fallback"))
+    }
+
+    @Test func reasonMessagesNameTheScriptByItsPath() {
+        let script = URL(fileURLWithPath: "/x/y/rules.lua")
+        #expect(FixtureOutcome.withPath("rules.lua:12: boom", script: script) == "/x/y/rules.lua:12: boom")
+        #expect(FixtureOutcome.withPath("rules.lua did not load: rules.lua:3: '=' expected", script: script)
+                == "rules.lua did not load: /x/y/rules.lua:3: '=' expected")
+        #expect(FixtureOutcome.withPath("myrules.lua:3: x", script: script) == "myrules.lua:3: x")
+        #expect(FixtureOutcome.withPath("the script used more than its 100 ms of CPU", script: script) == "the script used more than its 100 ms of CPU")
+    }
 }
