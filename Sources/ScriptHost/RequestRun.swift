@@ -32,6 +32,8 @@ final class RequestRun: Sendable {
         var log = RequestLog()
         var activeToken = 0
         var registeredCategories: [String] = []
+        /// The categories the request registered, whole, in order.
+        var categories: [NotificationCategory] = []
         var downloadsAllowed = true
         var downloads: [Int: @Sendable () -> Void] = [:]
         var nextDownload = 0

@@ -123,7 +123,7 @@ extension ScriptHost {
             outcome: outcome, reason: reason, suppressed: original ? false : state.suppressed, content: content,
             logs: state.log.final,
             stats: .init(cpuMs: cpu.milliseconds, wallMs: (Deadline.now().nanoseconds - run.started.nanoseconds).millisecondsFromNanoseconds, memoryPeakBytes: peak),
-            registeredCategories: state.registeredCategories)
+            registeredCategories: state.registeredCategories, categories: state.categories)
     }
 
     /// Removes the files of the request's folder that were not attached, and the folder when
