@@ -73,6 +73,28 @@ import Testing
         #expect(filesLeft(under: out.url).isEmpty)
     }
 
+    @Test func kindsCapTheSizeAtTheirLargestMaximum() async throws {
+        let media = try MediaFolder(), out = try MediaFolder()
+        defer { media.remove(); out.remove() }
+        // 5,000,001 bytes: over audio's 5 MB, within image's 10 MB.
+        let big = try media.write("big.png", MediaFolder.png + Array(repeating: 0, count: 5_000_001 - MediaFolder.png.count))
+        let host = isolatedHost(out.url, media: ["https://cdn.example.com/big.png": MediaAnswer(file: big)])
+        let result = try await deliver("""
+            function didReceive(r, c)
+              local _, audio = download("https://cdn.example.com/big.png", {kinds = {"audio"}})
+              local _, both = download("https://cdn.example.com/big.png", {kinds = {"audio", "image"}})
+              local _, given = download("https://cdn.example.com/big.png", {kinds = {"audio"}, maxBytes = 6000000})
+              c.body = tostring(audio) .. "|" .. tostring(both) .. "|" .. tostring(given)
+            end
+            """, host: host)
+        let parts = result.content.body.split(separator: "|").map(String.init)
+        #expect(parts.count == 3)
+        #expect(parts[0].hasPrefix("too large") && parts[0].contains("5000000"), "\(parts)")
+        #expect(parts[1] == "nil", "\(parts)")
+        // An explicit maxBytes wins; the PNG then fails for its kind.
+        #expect(parts[2].hasPrefix("unsupported type"), "\(parts)")
+    }
+
     @Test func aTimeoutPastAnyDeadlineLeavesTheDownloadToTheDeadline() async throws {
         let media = try MediaFolder()
         let out = try MediaFolder()
