@@ -46,7 +46,7 @@ public struct FixtureTransport: Transport {
 
     private static func serve(_ entry: FixtureMedia?, url: URL, to sink: TransferSink, chunkSize: Int) async {
         guard let entry else {
-            sink.finish(error: DownloadError(.network, "no fixture media for '\(url.absoluteString)'"))
+            sink.finish(error: DownloadError(.network, "no media answer for '\(url.absoluteString)' and no network to ask"))
             return
         }
         if entry.delayMs > 0 {

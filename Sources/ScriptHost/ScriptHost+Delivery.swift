@@ -97,7 +97,8 @@ extension ScriptHost {
     private func makeRun(_ request: NotificationRequest) -> RequestRun {
         let configuration = self.configuration
         var content = NotificationContent(payload: request.payload)
-        if !configuration.strings.isEmpty { content.applyLocalizedAlert(strings: configuration.strings) }
+        let strings = request.strings ?? configuration.strings
+        if !strings.isEmpty { content.applyLocalizedAlert(strings: strings) }
         let identifier = request.identifier ?? UUID().uuidString
         let run = RequestRun(
             identifier: identifier, app: request.resolvedApp,
@@ -105,7 +106,8 @@ extension ScriptHost {
             limits: request.limits ?? configuration.limits, content: content,
             keys: configuration.keys.merging(request.keys) { $1 },
             media: configuration.media.merging(request.media) { $1 },
-            attachmentRoot: configuration.attachmentDirectory)
+            attachmentRoot: configuration.attachmentDirectory,
+            allowHTTPHosts: configuration.allowHTTPHosts.union(request.allowHTTPHosts))
         for warning in request.payload.warnings { run.log(.warn, warning, host: true) }
         return run
     }

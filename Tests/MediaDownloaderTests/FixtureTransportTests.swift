@@ -118,7 +118,7 @@ struct FixtureTransportTests {
 
         let result = await downloader.result("https://cdn.example.com/nothing.jpg", into: fixture.attachments)
 
-        #expect(result.errorMessage == "network: no fixture media for 'https://cdn.example.com/nothing.jpg'")
+        #expect(result.errorMessage == "network: no media answer for 'https://cdn.example.com/nothing.jpg' and no network to ask")
         fixture.attachments.expectEmpty()
     }
 

@@ -73,6 +73,30 @@ import Testing
         #expect(filesLeft(under: out.url).isEmpty)
     }
 
+    @Test func theMediaDirectoryHoldsFilesPathAttachmentsMayName() async throws {
+        let media = try MediaFolder(), out = try MediaFolder(), elsewhere = try MediaFolder()
+        defer { media.remove(); out.remove(); elsewhere.remove() }
+        _ = try media.write("banner.png", MediaFolder.png)
+        let outside = try elsewhere.write("other.png", MediaFolder.png)
+        let script = """
+            function didReceive(r, c)
+              local a, aerr = c:attach{path = "banner.png"}
+              local b, berr = c:attach{path = "\(outside.path)"}
+              local d, derr = c:attach{path = "../\(elsewhere.url.lastPathComponent)/other.png"}
+              c.body = tostring(a and a.type) .. "|" .. tostring(berr) .. "|" .. tostring(derr)
+            end
+            """
+        let host = ScriptHost(configuration: HostConfiguration(attachmentDirectory: out.url, offline: true, mediaDirectory: media.url))
+        let result = try await deliver(script, host: host)
+        let parts = result.content.body.split(separator: "|").map(String.init)
+        #expect(parts.first == "public.png", "\(parts)")
+        #expect(parts.dropFirst().allSatisfy { $0.hasPrefix("not allowed:") && $0.hasSuffix("is neither a download of this request nor a file of the media directory") }, "\(parts)")
+        #expect(result.content.attachments.count == 1)
+        // Without a media directory the relative path names nothing the script may read.
+        let without = try await deliver(script, host: isolatedHost(out.url))
+        #expect(without.content.body.hasPrefix("nil|not allowed"), "\(without.content.body)")
+    }
+
     @Test func kindsCapTheSizeAtTheirLargestMaximum() async throws {
         let media = try MediaFolder(), out = try MediaFolder()
         defer { media.remove(); out.remove() }

@@ -65,7 +65,7 @@ extension HostedSandbox {
         guard let id = run.beginDownload(cancel: { task.withLock { $0?.cancel() } }) else {
             return Array(repeating: .failure(DownloadError(.deadline, "no download may start after the deadline or in bestAttempt")), count: count)
         }
-        let downloader = services.downloader(media: run.media)
+        let downloader = services.downloader(media: run.media, allowHTTPHosts: run.allowHTTPHosts)
         let directory = run.attachmentDirectory
         let deadline = ContinuousClock.now + run.deadline.remaining
         let done = DispatchSemaphore(value: 0)
