@@ -155,5 +155,7 @@ struct NotificationPreviewTests {
         #expect(NotificationPreview(result: result, app: nil, categories: []).appName == "App")
         let empty = NotificationPreview(result: result, app: nil, categories: []).html()
         #expect(empty.contains("No title, subtitle or body: iOS shows no banner"))
+        #expect(!empty.contains("<dt>app</dt>"))
+        #expect(NotificationPreview(result: result, app: "com.example.news", categories: []).html().contains("<dt>app</dt><dd>com.example.news</dd>"))
     }
 }
