@@ -56,11 +56,13 @@ extension Fixture {
             locales = nil
         }
 
+        var dataFiles: [URL] = []
         switch object["categories"] {
         case .none:
             categories = []
         case .string(let path):
             let url = resolve(path)
+            dataFiles.append(url)
             guard let data = FileManager.default.contents(atPath: url.path) else {
                 throw fail("categories file \(url.path) cannot be read; fix 'categories'")
             }
@@ -87,6 +89,7 @@ extension Fixture {
             strings = nil
         case .string(let path):
             let url = resolve(path)
+            dataFiles.append(url)
             guard let data = FileManager.default.contents(atPath: url.path) else {
                 throw fail("strings file \(url.path) cannot be read; fix 'strings'")
             }
@@ -110,6 +113,8 @@ extension Fixture {
             }
         }
         self.keys = keys
+
+        self.dataFiles = dataFiles
 
         if let value = object["media"] {
             do { media = try MediaMap.answers(value, relativeTo: folder) } catch {

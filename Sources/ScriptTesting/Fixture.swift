@@ -30,6 +30,8 @@ public struct Fixture: Sendable {
     public let media: [String: MediaAnswer]
     /// `limits`, over the defaults.
     public let limits: ScriptLimits?
+    /// The `categories` and `strings` files it names, if any (a change to them reruns it).
+    public let dataFiles: [URL]
     /// `expect`: matched against the result as a subset.
     public let expect: JSONValue
 
