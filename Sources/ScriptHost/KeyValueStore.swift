@@ -194,11 +194,13 @@ struct ClosedBounds: Sendable {
     var min: JSONValue?
     var max: JSONValue?
 
-    /// `value` when within the bounds, else the bound it passed.
+    /// `value` when within the bounds, else the bound it passed. A sum that reaches a bound
+    /// only as a float (an integer overflow to `2^63` against `max = math.maxinteger`) is
+    /// the bound itself.
     func clamp(_ value: JSONValue) -> JSONValue {
         guard let n = value.doubleValue else { return value }
-        if let min, let bound = min.doubleValue, n < bound { return min }
-        if let max, let bound = max.doubleValue, n > bound { return max }
+        if let min, let bound = min.doubleValue, n < bound || (n == bound && value != min) { return min }
+        if let max, let bound = max.doubleValue, n > bound || (n == bound && value != max) { return max }
         return value
     }
 }

@@ -85,6 +85,13 @@ func category(_ json: String) throws -> NotificationCategory {
             .contains("categories.register: intentIdentifiers[2] must be a non-empty string") == true)
     }
 
+    @Test func aCategoryOver16KiBIsRefused() async throws {
+        #expect(try await raised("categories.register{identifier = 'x', actions = {{identifier = 'a', title = string.rep('A', 17000)}}}")?
+            .contains("categories.register: the category is about 17") == true)
+        #expect(try await values("categories.register{identifier = 'x', actions = {{identifier = 'a', title = string.rep('A', 16000)}}} return categories.has('x')")
+                == [.bool(true)])
+    }
+
     @Test func removeDropsRegisteredCategoriesOnly() async throws {
         var req = try request(app: "com.example.news")
         req.categories = [try category(#"{"identifier": "declared"}"#)]

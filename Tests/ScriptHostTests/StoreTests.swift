@@ -49,6 +49,10 @@ func request(app: String) throws -> NotificationRequest {
             local d = store.increment("score", 0.5, {max = 0.25})
             return a, b, c, d, store.get("badge")
             """, host: host) == [.integer(0), .integer(3), .integer(2), .float(0.25), .integer(2)])
+        // An overflow past math.maxinteger is held at the bound, an integer.
+        #expect(try await values("store.set('big', math.maxinteger) local n = store.increment('big', 1, {max = math.maxinteger}) return math.type(n), n == math.maxinteger")
+                == [.text("integer"), .bool(true)])
+        #expect(try await raised("store.increment('x', 1, {0, 1})")?.contains("store.increment: the bounds are {min =, max =}, not a list") == true)
         #expect(try await raised("store.increment('x', 1, {min = 2, max = 1})")?.contains("store.increment: min must not be greater than max") == true)
         #expect(try await raised("store.increment('x', 1, {low = 0})")?.contains("store.increment: unknown option 'low'; options are min, max") == true)
         #expect(try await raised("store.increment('x', 1, {min = '0'})")?.contains("store.increment: min must be a finite number") == true)

@@ -3,6 +3,22 @@ import NotificationModel
 
 /// `categories.has/get/list/register/remove/localized`: the app's registered categories.
 extension HostedSandbox {
+    /// The largest category a script may register, as compact JSON: with at most 128
+    /// registered per app, an app's registrations stay within 2 MiB of the host's memory and
+    /// of its state file.
+    static let maximumCategoryBytes = 16 * 1024
+
+    /// The size of `value` as compact JSON, counted without writing it (strings by their
+    /// UTF-8 bytes and quotes; escapes not counted).
+    static func jsonSize(_ value: JSONValue) -> Int {
+        switch value {
+        case .string(let s): s.utf8.count + 2
+        case .array(let a): a.reduce(2) { $0 + jsonSize($1) + 1 }
+        case .object(let o): o.reduce(2) { $0 + $1.key.utf8.count + 4 + jsonSize($1.value) }
+        default: 8
+        }
+    }
+
     func installCategories() {
         function("has", in: "categories") { [unowned self] binding, call in
             Arguments.text(call, 0, "has").then { id in .values([.boolean(app.categories.read(report: Self.reporter(binding)) { $0.has(id) })]) }
@@ -25,6 +41,10 @@ extension HostedSandbox {
                 return .error("categories.register: \(error.message)")
             } catch {
                 return .error("categories.register: \(error)")
+            }
+            let size = Self.jsonSize(category.jsonValue)
+            guard size <= Self.maximumCategoryBytes else {
+                return .error("categories.register: the category is about \(size) bytes as JSON; a registered category may have at most \(Self.maximumCategoryBytes) (16 KiB), so shorten its titles")
             }
             app.categories.register(category, report: Self.reporter(binding))
             _ = binding.run.write(binding.token) {

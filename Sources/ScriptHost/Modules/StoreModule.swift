@@ -73,6 +73,9 @@ extension HostedSandbox {
             if value.isNil { return .success(bounds) }
             return .failure(HostFailure("bad argument #3 to 'increment' (table {min =, max =} expected, got \(value.typeName))"))
         }
+        if !t.elements.isEmpty {
+            return .failure(HostFailure("store.increment: the bounds are {min =, max =}, not a list"))
+        }
         for pair in t.pairs {
             let bound: JSONValue
             switch pair.value {
