@@ -4,7 +4,7 @@ import ScriptHost
 
 /// Media answers in the shape of a fixture's `media` (SPEC section 4), as a fixture or a
 /// `--media-map FILE.json` gives them: `{URL: "file"}` or `{URL: {file, status, contentType,
-/// delayMs}}`, file paths relative to `folder`.
+/// delayMs, sizeBytes}}`, file paths relative to `folder`.
 public enum MediaMap {
     /// Why a media map is refused: a one-line message naming the entry.
     public struct Problem: Error, Sendable, CustomStringConvertible {
@@ -45,8 +45,8 @@ public enum MediaMap {
             return MediaAnswer(file: resolve(path))
         case .object(let o):
             func problem(_ text: String) -> Problem { Problem(message: "entry for \(url): \(text)") }
-            if let unknown = o.keys.sorted().first(where: { !["file", "status", "contentType", "delayMs"].contains($0) }) {
-                throw problem("unknown key '\(unknown)'; an entry has file, status, contentType, delayMs")
+            if let unknown = o.keys.sorted().first(where: { !["file", "status", "contentType", "delayMs", "sizeBytes"].contains($0) }) {
+                throw problem("unknown key '\(unknown)'; an entry has file, status, contentType, delayMs, sizeBytes")
             }
             var file: URL?
             if let path = o["file"] {
@@ -68,10 +68,18 @@ public enum MediaMap {
                 guard let text = value.stringValue else { throw problem("'contentType' must be a string such as \"image/jpeg\"") }
                 contentType = text
             }
+            var sizeBytes: Int?
+            if let value = o["sizeBytes"] {
+                guard let n = value.integerValue, n > 0, n <= 1 << 30 else {
+                    throw problem("'sizeBytes' must be a whole number of bytes from 1 to 1073741824, such as 11000000")
+                }
+                guard file != nil else { throw problem("'sizeBytes' pads a 'file'; give the file too") }
+                sizeBytes = Int(n)
+            }
             if file == nil, status == 200 { throw problem("give a 'file' or a 'status'") }
-            return MediaAnswer(file: file, status: status, contentType: contentType, delayMs: delay)
+            return MediaAnswer(file: file, status: status, contentType: contentType, delayMs: delay, sizeBytes: sizeBytes)
         default:
-            throw Problem(message: "entry for \(url) must be a file path or {file, status, contentType, delayMs}")
+            throw Problem(message: "entry for \(url) must be a file path or {file, status, contentType, delayMs, sizeBytes}")
         }
     }
 }
