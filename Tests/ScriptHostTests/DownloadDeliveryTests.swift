@@ -117,6 +117,8 @@ import Testing
         #expect(parts[1] == "nil", "\(parts)")
         // An explicit maxBytes wins; the PNG then fails for its kind.
         #expect(parts[2].hasPrefix("unsupported type"), "\(parts)")
+        let listed = try await deliver("function didReceive(r, c) download('https://cdn.example.com/big.png', {'image'}) end", host: host)
+        #expect(listed.reason?.message.contains("download: options are {timeout =, maxBytes =, kinds =}, not a list") == true, "\(String(describing: listed.reason))")
     }
 
     @Test func aTimeoutPastAnyDeadlineLeavesTheDownloadToTheDeadline() async throws {

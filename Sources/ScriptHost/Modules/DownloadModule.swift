@@ -110,6 +110,9 @@ extension HostedSandbox {
             if value.isNil { return .success(options) }
             return .failure(HostFailure("bad argument #2 to '\(function)' (options table expected, got \(value.typeName))"))
         }
+        if !t.elements.isEmpty {
+            return .failure(HostFailure("\(function): options are {timeout =, maxBytes =, kinds =}, not a list (for kinds write {kinds = {\"image\"}})"))
+        }
         for pair in t.pairs {
             switch pair.key.stringValue {
             case "timeout":
