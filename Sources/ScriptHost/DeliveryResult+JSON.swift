@@ -2,8 +2,10 @@ import NotificationModel
 
 extension DeliveryResult {
     /// The result as SPEC section 2 writes it: `outcome`, `reason` (fallback only),
-    /// `suppressed` (only when true), `content`, `logs`, `stats`, and `registeredCategories`
-    /// when the request registered any.
+    /// `suppressed` (only when true), `content`, `logs`, `stats`; then what the request
+    /// registered with `categories.register`, in order and always present (empty when
+    /// nothing): `registeredCategories`, their identifiers, and `categories`, the categories
+    /// whole in the shape `categories.register` takes.
     public var jsonValue: JSONValue {
         var object: [String: JSONValue] = [
             "outcome": .string(outcome.rawValue),
@@ -19,16 +21,16 @@ extension DeliveryResult {
             object["reason"] = .object(["kind": .string(reason.kind.rawValue), "message": .string(reason.message)])
         }
         if suppressed { object["suppressed"] = .bool(true) }
-        if !registeredCategories.isEmpty {
-            object["registeredCategories"] = .array(registeredCategories.map { .string($0) })
-        }
+        object["registeredCategories"] = .array(registeredCategories.map { .string($0) })
+        object["categories"] = .array(categories.map(\.jsonValue))
         return .object(object)
     }
 
     /// The key order of the result object.
     public static let keyOrder: JSONKeyOrder = {
         var order = JSONKeyOrder.result
-        order.first.append("registeredCategories")
+        order.first.append(contentsOf: ["registeredCategories", "categories"])
+        order.nested["categories"] = NotificationCategory.jsonKeyOrder
         return order
     }()
 

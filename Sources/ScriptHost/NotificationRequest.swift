@@ -18,6 +18,10 @@ public struct NotificationRequest: Sendable {
     public var keys: [String: [UInt8]]
     /// Answers for downloads added for this request (a fixture's `media`).
     public var media: [String: MediaAnswer]
+    /// Hosts this request may also reach over plain `http` (a fixture's `allowHttp`).
+    public var allowHTTPHosts: Set<String> = []
+    /// Localized strings for this request, in place of the host's (a fixture's `strings`).
+    public var strings: [String: String]?
 
     /// A request for a payload.
     public init(

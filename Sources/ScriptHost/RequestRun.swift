@@ -21,6 +21,8 @@ final class RequestRun: Sendable {
     let original: NotificationContent
     let keys: [String: [UInt8]]
     let media: [String: MediaAnswer]
+    /// Hosts that may be reached over plain `http`: the host's and the request's.
+    let allowHTTPHosts: Set<String>
     /// Where request folders for downloads and attachments go.
     private let attachmentRoot: URL
     /// This request's folder, named on first use.
@@ -34,6 +36,8 @@ final class RequestRun: Sendable {
         /// Where the request's job is, for the host when it gives the job up.
         var stage = DeliveryPlan.Stage.waiting
         var registeredCategories: [String] = []
+        /// The categories the request registered, whole, in order.
+        var categories: [NotificationCategory] = []
         var downloadsAllowed = true
         var downloads: [Int: @Sendable () -> Void] = [:]
         var nextDownload = 0
@@ -44,7 +48,7 @@ final class RequestRun: Sendable {
 
     init(
         identifier: String, app: String?, locales: [String], limits: ScriptLimits, content: NotificationContent,
-        keys: [String: [UInt8]], media: [String: MediaAnswer], attachmentRoot: URL
+        keys: [String: [UInt8]], media: [String: MediaAnswer], attachmentRoot: URL, allowHTTPHosts: Set<String> = []
     ) {
         self.identifier = identifier
         self.app = app
@@ -56,6 +60,7 @@ final class RequestRun: Sendable {
         self.original = content
         self.keys = keys
         self.media = media
+        self.allowHTTPHosts = allowHTTPHosts
         self.attachmentRoot = attachmentRoot
         self.state = Mutex(State(content: content))
     }

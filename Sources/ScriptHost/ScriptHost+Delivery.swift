@@ -85,7 +85,8 @@ extension ScriptHost {
     func makeRun(_ request: NotificationRequest) -> RequestRun {
         let configuration = self.configuration
         var content = NotificationContent(payload: request.payload)
-        if !configuration.strings.isEmpty { content.applyLocalizedAlert(strings: configuration.strings) }
+        let strings = request.strings ?? configuration.strings
+        if !strings.isEmpty { content.applyLocalizedAlert(strings: strings) }
         let identifier = request.identifier ?? RequestIdentifier.make()
         let run = RequestRun(
             identifier: identifier, app: request.resolvedApp,
@@ -93,7 +94,8 @@ extension ScriptHost {
             limits: request.limits ?? configuration.limits, content: content,
             keys: configuration.keys.merging(request.keys) { $1 },
             media: configuration.media.merging(request.media) { $1 },
-            attachmentRoot: configuration.attachmentDirectory)
+            attachmentRoot: configuration.attachmentDirectory,
+            allowHTTPHosts: configuration.allowHTTPHosts.union(request.allowHTTPHosts))
         for warning in request.payload.warnings { run.log(.warn, warning, host: true) }
         return run
     }
@@ -112,7 +114,7 @@ extension ScriptHost {
             outcome: outcome, reason: reason, suppressed: original ? false : state.suppressed, content: content,
             logs: state.log.final,
             stats: .init(cpuMs: cost.cpu.milliseconds, wallMs: (Deadline.now().nanoseconds - run.started.nanoseconds).millisecondsFromNanoseconds, memoryPeakBytes: cost.peak),
-            registeredCategories: state.registeredCategories)
+            registeredCategories: state.registeredCategories, categories: state.categories)
     }
 
     /// Removes the files of the request's folder that were not attached, and the folder when

@@ -132,9 +132,11 @@ public struct FixtureRunner: Sendable {
                 throw FixtureError(path: fixture.file.path, problem: "media file \(file.path) for \(url) cannot be read; fix 'media'")
             }
         }
-        let request = NotificationRequest(
+        var request = NotificationRequest(
             payload: payload, app: fixture.app, locales: fixture.locales, limits: fixture.limits,
             categories: fixture.categories, keys: fixture.keys, media: fixture.media)
+        request.allowHTTPHosts = fixture.allowHTTPHosts
+        request.strings = fixture.strings
         return await host.deliver(request, script: .script(script)).jsonValue
     }
 }

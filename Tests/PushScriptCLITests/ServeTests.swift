@@ -185,6 +185,23 @@ import Testing
         #expect(zero.stdout == "")
     }
 
+    @Test func mediaMapAndOfflineServeRequests() async throws {
+        let scratch = try Scratch()
+        try scratch.write("scripts/com.example.news.lua", """
+            function didReceive(request, content)
+              local a, aerr = download("https://cdn.example.com/a.jpg?sig=x=")
+              local _, berr = download("https://elsewhere.example.com/b.jpg")
+              content.title = (a and a.type or aerr) .. "|" .. berr
+            end
+            """)
+        try scratch.write("media/a.jpg", jpegBytes)
+        let map = try scratch.write("media.json", #"{"https://cdn.example.com/a.jpg?sig=x=": "media/a.jpg"}"#)
+        let serve = try ServeSession(["--scripts", scratch.path("scripts"), "--media-map", map, "--offline"])
+        serve.send(Self.request(1))
+        let lines = try await serve.output(count: 1)
+        #expect(try answer(lines[0]).title == "public.jpeg|network: no media answer for 'https://elsewhere.example.com/b.jpg' and no network to ask")
+    }
+
     private struct Answer {
         let id: Int?
         let outcome: String?

@@ -21,9 +21,15 @@ extension HostedSandbox {
         } catch {
             return .values([.nil, .text("invalid options: \(error)")])
         }
-        let url = URL(fileURLWithPath: path).standardizedFileURL
+        let mediaDirectory = services.configuration.mediaDirectory
+        let url: URL
+        if let mediaDirectory, !path.hasPrefix("/") {
+            url = mediaDirectory.appendingPathComponent(path).standardizedFileURL
+        } else {
+            url = URL(fileURLWithPath: path).standardizedFileURL
+        }
         guard let source = readableFile(url, run: run) else {
-            return .values([.nil, .text("not allowed: \(path) is neither a download of this request nor a media file")])
+            return .values([.nil, .text("not allowed: \(path) is neither a download of this request nor a file of the media directory")])
         }
         let sniffed: MediaType?
         let size: Int
@@ -60,13 +66,18 @@ extension HostedSandbox {
         return .values([ValueConversion.lua(attachment.jsonValue)])
     }
 
-    /// The file when the script may attach it: a download of this request, or a media file.
+    /// The file when the script may attach it: a download of this request, a file that a
+    /// media answer names, or a file under the host's media directory.
     private func readableFile(_ url: URL, run: RequestRun) -> URL? {
         let path = url.resolvingSymlinksInPath().path
         let folder = run.attachmentDirectory.resolvingSymlinksInPath().path + "/"
         if path.hasPrefix(folder), FileManager.default.isReadableFile(atPath: path) { return url }
         let mediaFiles = Set(run.media.values.compactMap { $0.file?.standardizedFileURL.resolvingSymlinksInPath().path })
         if mediaFiles.contains(path), FileManager.default.isReadableFile(atPath: path) { return url }
+        if let media = services.configuration.mediaDirectory {
+            let folder = media.standardizedFileURL.resolvingSymlinksInPath().path + "/"
+            if path.hasPrefix(folder), FileManager.default.isReadableFile(atPath: path) { return url }
+        }
         return nil
     }
 

@@ -1,7 +1,7 @@
 import LuaSandbox
 import NotificationModel
 
-/// `categories.has/get/list/register/localized`: the app's registered categories.
+/// `categories.has/get/list/register/remove/localized`: the app's registered categories.
 extension HostedSandbox {
     func installCategories() {
         function("has", in: "categories") { [unowned self] binding, call in
@@ -23,7 +23,7 @@ extension HostedSandbox {
             }
             let category: NotificationCategory
             do {
-                category = try NotificationCategory(json: ValueConversion.json(call[0], path: "category"))
+                category = try NotificationCategory(json: ValueConversion.json(call[0], path: "category"), firstIndex: 1)
             } catch let error as ConversionError {
                 return .error("categories.register: \(error.message)")
             } catch let error as CategoryError {
@@ -32,8 +32,21 @@ extension HostedSandbox {
                 return .error("categories.register: \(error)")
             }
             app.categories.register(category, report: Self.reporter(binding))
-            _ = binding.run.write(binding.phase) { $0.registeredCategories.append(category.identifier) }
+            _ = binding.run.write(binding.phase) {
+                $0.registeredCategories.append(category.identifier)
+                $0.categories.append(category)
+            }
             return .none
+        }
+        function("remove", in: "categories") { [unowned self] binding, call in
+            Arguments.text(call, 0, "remove").then { id in
+                let report = Self.reporter(binding)
+                if app.categories.read(report: report, { $0.isDeclared(id) }) {
+                    return .values([.boolean(false), .text("'\(id)' is declared by the app; only registered categories can be removed")])
+                }
+                let removed = app.categories.remove(id, report: report)
+                return removed ? .values([.boolean(true)]) : .values([.boolean(false), .text("no registered category '\(id)'")])
+            }
         }
         function("localized", in: "categories") { [unowned self] binding, call in
             Arguments.text(call, 0, "localized").then { base in

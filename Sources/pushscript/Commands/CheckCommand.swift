@@ -16,8 +16,11 @@ enum CheckCommand: Command {
           FILE:LINE: warning: read of unknown global 'NAME'
           FILE:LINE: warning: read of unknown field 'MODULE.NAME'
           FILE:LINE: warning: write of global 'NAME' (make it local)
+          FILE:LINE: warning: content has no field 'NAME'   (on a handler's content)
         The known globals are those of a fresh script environment of the host; a script may
         set only its handlers, didReceive and bestAttempt.
+        A last line on standard error sums up: '3 files, no findings' or '2 files, 1 error,
+        1 warning'.
         Exit status: 0 no errors (warnings allowed), 1 an error was found, 2 a file cannot be
         read (named on standard error).
 
@@ -35,20 +38,21 @@ enum CheckCommand: Command {
             printError("pushscript check: cannot read the sandbox's globals: \(error.message)")
             return 2
         }
-        var status: Int32 = 0
-        var unreadable = false
+        var summary = FindingSummary(files: a.positionals.count)
         for path in a.positionals {
             let script: Script
             do { script = try Script(contentsOf: URL(fileURLWithPath: path)) } catch {
                 printError("pushscript check: \(error.message); check the path")
-                unreadable = true
+                summary.unreadable += 1
                 continue
             }
             for finding in await checker.check(script) {
                 print(finding.line(file: path))
-                if finding.severity == .error { status = 1 }
+                if finding.severity == .error { summary.errors += 1 } else { summary.warnings += 1 }
             }
         }
-        return unreadable ? 2 : status
+        fflush(nil)
+        printError(summary.line)
+        return summary.unreadable > 0 ? 2 : (summary.errors > 0 ? 1 : 0)
     }
 }
