@@ -37,13 +37,14 @@ enum DeliveryPlan {
         case bestAttemptInFreshState(DeliveryResult.Reason)
     }
 
-    /// After the job returned with how `didReceive` ended (its `bestAttempt`, if any, ran in
-    /// the same job).
-    static func afterJob(_ end: MainPhase.End) -> Step {
+    /// What is delivered after the job returned with how `didReceive` ended (its
+    /// `bestAttempt`, if any, ran in the same job): no reason when it completed; `original`
+    /// when the script never ran.
+    static func afterJob(_ end: MainPhase.End) -> (reason: DeliveryResult.Reason?, original: Bool) {
         switch end {
-        case .completed: return .deliver(reason: nil, original: false, warning: nil)
-        case .load(let message): return .deliver(reason: .init(kind: .load, message: message), original: true, warning: nil)
-        case .failed(let reason): return .deliver(reason: reason, original: false, warning: nil)
+        case .completed: return (nil, false)
+        case .load(let message): return (.init(kind: .load, message: message), true)
+        case .failed(let reason): return (reason, false)
         }
     }
 

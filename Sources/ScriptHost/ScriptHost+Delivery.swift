@@ -47,11 +47,8 @@ extension ScriptHost {
         switch job {
         case .finished(let outcome):
             sandboxes.checkIn(hosted)
-            guard case .deliver(let reason, let original, let warning) = DeliveryPlan.afterJob(outcome.end) else {
-                preconditionFailure("a finished job is always delivered")
-            }
-            if let warning { run.log(.warn, warning, host: true) }
-            return finish(run, reason, original: original, cost: outcome.cost)
+            let delivery = DeliveryPlan.afterJob(outcome.end)
+            return finish(run, delivery.reason, original: delivery.original, cost: outcome.cost)
         case .abandoned:
             // The state is stuck where no check reaches (a host call that ignores cancellation).
             // What the thread used so far is its CPU time; the thread keeps it.

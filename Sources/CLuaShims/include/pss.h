@@ -196,6 +196,9 @@ int pss_testing_run_plain(const char *source, size_t length);
 /* Test support: the bytes the host-call scratch buffers of a state hold now (outside the
  * state's memory limit). */
 size_t pss_testing_scratch_bytes(pss_context *ctx);
+/* Test support: whether a hook is set on the main thread (bit 0) and on the Lua thread that
+ * runs now (bit 1). */
+int pss_testing_hooked(pss_context *ctx);
 
 #ifdef __cplusplus
 }
