@@ -11,6 +11,8 @@ void pss_push_charged(lua_State *L, lua_CFunction f, int span);
 int pss_lib_pcall(lua_State *L);
 int pss_lib_xpcall(lua_State *L);
 int pss_lib_setmetatable(lua_State *L);
+/* getmetatable: for a string, the run's view of the string metatable (pss_state.c) */
+int pss_lib_getmetatable(lua_State *L);
 int pss_lib_load(lua_State *L);
 /* coroutine */
 int pss_lib_coresume(lua_State *L);
