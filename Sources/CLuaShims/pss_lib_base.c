@@ -105,7 +105,23 @@ typedef struct reader_state {
   const char *s;
   size_t left;
   int function;
+  const char *mode;  /* as the script gave it */
+  int started;       /* the first piece was handed out */
 } reader_state;
+
+/* Raises (inside lua_load, which returns it as the load error) what stock Lua says of a chunk
+ * the mode does not allow, and the sandbox's reason for refusing every binary chunk. */
+static void check_first_piece(lua_State *L, reader_state *r, const char *piece, size_t n) {
+  r->started = 1;
+  if (n > 0 && piece[0] == LUA_SIGNATURE[0]) {
+    lua_pushliteral(L, "attempt to load a binary chunk (only text chunks can be loaded)");
+    lua_error(L);
+  }
+  if (strchr(r->mode, 't') == NULL) {
+    lua_pushfstring(L, "attempt to load a text chunk (mode is '%s')", r->mode);
+    lua_error(L);
+  }
+}
 
 static const char *piece_reader(lua_State *L, void *ud, size_t *size) {
   reader_state *r = ud;
@@ -124,6 +140,7 @@ static const char *piece_reader(lua_State *L, void *ud, size_t *size) {
     }
   }
   size_t n = r->left < LOAD_PIECE ? r->left : LOAD_PIECE;
+  if (!r->started) check_first_piece(L, r, r->s, n);
   *size = n;
   if (n == 0) return NULL;
   pss_charge(L, n);
@@ -139,13 +156,7 @@ int pss_lib_load(lua_State *L) {
   const char *s = lua_type(L, 1) == LUA_TSTRING ? lua_tolstring(L, 1, &l) : NULL;
   const char *mode = luaL_optstring(L, 3, "bt");
   int env = !lua_isnone(L, 4) ? 4 : 0;
-  if (strchr(mode, 't') == NULL) {
-    luaL_pushfail(L);
-    lua_pushfstring(L, "attempt to load a chunk with mode '%s': only text chunks can be loaded",
-                    mode);
-    return 2;
-  }
-  reader_state r = {s, 0, s == NULL};
+  reader_state r = {s, 0, s == NULL, mode, 0};
   const char *chunkname;
   if (s != NULL) {
     r.left = l;

@@ -152,4 +152,24 @@ import Testing
         #expect(status == .completed, "\(status)")
         #expect(values == [.boolean(true), .boolean(true), .boolean(true), .boolean(false), .boolean(false)])
     }
+
+    @Test func loadSaysWhatStockSaysOfAModeAndWhyBinaryChunksFail() throws {
+        let r = try Recorder()
+        let (status, values) = r.run("""
+            local function pieces(s) local i = 0 return function() i = i + 1 return s:sub(i, i) end end
+            result(select(2, load('return 1', 'c', 'b')))
+            result(select(2, load(pieces('return 1'), 'c', 'b')))
+            result(select(2, load('', 'c', 'b')))
+            result(select(2, load('\\27Lua')))
+            result(select(2, load(pieces('\\27Lua'), 'c', 'bt')))
+            result(load('return 7', 'c', 'bt')())
+            """)
+        #expect(status == .completed, "\(status)")
+        #expect(values == [
+            .text("attempt to load a text chunk (mode is 'b')"), .text("attempt to load a text chunk (mode is 'b')"),
+            .text("attempt to load a text chunk (mode is 'b')"),
+            .text("attempt to load a binary chunk (only text chunks can be loaded)"),
+            .text("attempt to load a binary chunk (only text chunks can be loaded)"), .integer(7),
+        ])
+    }
 }
