@@ -359,11 +359,60 @@ void pss_enter_environment(lua_State *L, int env) {
   }
 }
 
+/* __newindex of the string metatable's view: a script cannot change what every request's
+ * strings share. */
+static int refuse_string_mt_change(lua_State *L) {
+  return luaL_error(L, "the string metatable cannot be changed (strings are shared by every "
+                       "request); add methods to 'string' instead");
+}
+
+/* next over the view's fields (upvalue 1): what pairs gives for the view */
+static int view_next(lua_State *L) {
+  lua_settop(L, 2);
+  if (lua_next(L, lua_upvalueindex(1))) return 2;
+  lua_pushnil(L);
+  return 1;
+}
+
+/* __pairs of the view */
+static int view_pairs(lua_State *L) {
+  lua_pushvalue(L, lua_upvalueindex(1));
+  lua_pushcclosure(L, view_next, 1);
+  return 1;
+}
+
+/* Pushes a new view of the string metatable for the string table at `strings`: an empty table
+ * that reads, and lists with pairs, the metatable's fields with __index = that string table,
+ * and refuses writes with the reason. */
+static void push_string_mt_view(lua_State *L, int mt, int strings) {
+  lua_createtable(L, 0, 9);
+  int fields = lua_gettop(L);
+  for (const char *const *name = STRING_ARITH; *name; name++) {
+    lua_getfield(L, mt, *name);
+    lua_setfield(L, fields, *name);
+  }
+  lua_pushvalue(L, strings);
+  lua_setfield(L, fields, "__index");
+  lua_newtable(L);                 /* the view */
+  lua_createtable(L, 0, 4);        /* its metatable */
+  lua_pushvalue(L, fields);
+  lua_setfield(L, -2, "__index");
+  lua_pushcfunction(L, refuse_string_mt_change);
+  lua_setfield(L, -2, "__newindex");
+  lua_pushvalue(L, fields);
+  lua_pushcclosure(L, view_pairs, 1);
+  lua_setfield(L, -2, "__pairs");
+  lua_pushboolean(L, 0);
+  lua_setfield(L, -2, "__metatable");
+  lua_setmetatable(L, -2);
+  lua_remove(L, fields);
+}
+
 int pss_lib_getmetatable(lua_State *L) {
   luaL_checkany(L, 1);
   if (lua_type(L, 1) == LUA_TSTRING) {
-    /* What the string metatable is to this run: its methods (the run's `string`) and its
-     * arithmetic, in a table of the run's own, so that writing to it changes nothing shared.
+    /* What the string metatable is to this run: its methods (the run's `string`, to which a
+     * script adds as it would in stock Lua) and its arithmetic, in a view of the run's own.
      * One per string table, so that every call returns the same table. */
     lua_settop(L, 1);
     lua_getfield(L, LUA_REGISTRYINDEX, STRING_MT_KEY);        /* 2 */
@@ -373,13 +422,7 @@ int pss_lib_getmetatable(lua_State *L) {
     lua_pushvalue(L, 4);
     if (lua_rawget(L, 3) == LUA_TTABLE) return 1;
     lua_pop(L, 1);
-    lua_createtable(L, 0, 9);
-    for (const char *const *name = STRING_ARITH; *name; name++) {
-      lua_getfield(L, 2, *name);
-      lua_setfield(L, -2, *name);
-    }
-    lua_pushvalue(L, 4);
-    lua_setfield(L, -2, "__index");
+    push_string_mt_view(L, 2, 4);
     lua_pushvalue(L, 4);
     lua_pushvalue(L, -2);
     lua_rawset(L, 3);

@@ -47,15 +47,22 @@ import Testing
             result(type(mt.__add)) result(mt.__add('2', 3))
             mt.__index.shout = function(s) return s:upper() .. '!' end
             result(('hey'):shout())
-            mt.__index = {}
-            result(('abc'):upper())
+            local keys = {} for k in pairs(mt) do keys[#keys + 1] = k end table.sort(keys)
+            result(table.concat(keys, ' '))
+            result(select(2, pcall(function() mt.__index = {} end)))
+            result(select(2, pcall(function() mt.__add = print end)))
+            result(('abc'):upper() .. ('1' + 1))
             result(select(2, pcall(setmetatable, '', {})))
             """)
         #expect(status == .completed, "\(status)")
-        #expect(values.count == 7)
+        #expect(values.count == 10)
         #expect(Array(values.prefix(5)) == [.boolean(true), .boolean(true), .text("function"), .integer(5), .text("HEY!")])
-        // the shown table is the run's own: replacing its __index changes no string's methods
-        #expect(values.dropFirst(5).first == .text("ABC"))
+        #expect(values.dropFirst(5).first == .text("__add __div __idiv __index __mod __mul __pow __sub __unm"))
+        // the shared metatable cannot change, and the error says why
+        let refusal = "the string metatable cannot be changed (strings are shared by every request); add methods to 'string' instead"
+        #expect(values.dropFirst(6).first == .text("test.lua:8: " + refusal))
+        #expect(values.dropFirst(7).first == .text("test.lua:9: " + refusal))
+        #expect(values.dropFirst(8).first == .text("ABC2"))
         #expect(values.last?.stringValue?.contains("table expected, got string") == true, "\(values.last ?? .nil)")
         let (next, after) = r.run("result(('x').shout) result(getmetatable('').__index == string)")
         #expect(next == .completed, "\(next)")
