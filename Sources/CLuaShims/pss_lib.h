@@ -21,6 +21,8 @@ int pss_lib_cowrap(lua_State *L);
 int pss_lib_strrep(lua_State *L);
 /* os (upvalue: the stock os.date) */
 int pss_lib_osdate(lua_State *L);
+/* os (upvalue: the stock os.time, run in this frame) */
+int pss_lib_ostime(lua_State *L);
 /* table */
 int pss_lib_tmove(lua_State *L);
 int pss_lib_tconcat(lua_State *L);

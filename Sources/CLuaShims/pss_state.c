@@ -17,7 +17,8 @@ static const char *const STRING_NAMES[] = {"len", NULL};
 static const char *const COROUTINE_NAMES[] = {
   "create", "isyieldable", "running", "status", "yield", NULL,
 };
-static const char *const OS_NAMES[] = {"clock", "difftime", "time", NULL};
+static const char *const OS_NAMES[] = {"clock", NULL};
+static const char *const OS_CHARGED[] = {"difftime", NULL};
 static const char *const UTF8_NAMES[] = {"charpattern", "codes", NULL};
 
 /* Stock functions whose work grows with their arguments: they get a charge of it first. A
@@ -202,6 +203,10 @@ static int p_setup(lua_State *L) {
   lua_getfield(L, O, "date");
   lua_pushcclosure(L, pss_lib_osdate, 1);
   lua_setfield(L, -2, "date");
+  copy_charged(L, O, lua_gettop(L), OS_CHARGED, 0);
+  lua_getfield(L, O, "time");
+  lua_pushcclosure(L, pss_lib_ostime, 1);
+  lua_setfield(L, -2, "time");
   lua_setfield(L, E, "os");
 
   /* json.null: one locked userdata per state */

@@ -179,4 +179,29 @@ import Testing
             .text("attempt to load a binary chunk (only text chunks can be loaded)"), .integer(7),
         ])
     }
+
+    @Test func osTimeReadsAndNormalizesItsTableAsStockDoes() throws {
+        // os.time is guarded (it charges numeric strings among the fields): same reads, same writes
+        let r = try Recorder()
+        let (status, values) = r.run("""
+            local t = {year = 2005, month = 1, day = 1, hour = 1, min = 0, sec = -3602}
+            os.time(t)
+            result(table.concat({t.year, t.month, t.day, t.hour, t.min, t.sec, t.yday, t.wday}, ' '))
+            result(select(2, pcall(os.time, {year = 2000})))
+            result(select(2, pcall(os.time, {year = 'x', month = 1, day = 1})))
+            result(os.time({year = '2000', month = 1, day = 1, hour = 0}) == os.time({year = 2000, month = 1, day = 1, hour = 0}))
+            local log = {}
+            local p = setmetatable({}, {
+              __index = function(_, k) log[#log + 1] = 'r' .. k return ({year = 2001, month = 2, day = 3})[k] end,
+              __newindex = function(t, k, v) log[#log + 1] = 'w' .. k rawset(t, k, v) end})
+            os.time(p)
+            result(table.concat(log, ','))
+            """)
+        #expect(status == .completed, "\(status)")
+        #expect(values == [
+            .text("2004 12 31 23 59 58 366 6"), .text("field 'month' missing in date table"),
+            .text("field 'year' is not an integer"), .boolean(true),
+            .text("ryear,rmonth,rday,rhour,rmin,rsec,risdst,wyear,wmonth,wday,whour,wmin,wsec,wyday,wwday,wisdst"),
+        ])
+    }
 }
