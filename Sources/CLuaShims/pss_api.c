@@ -60,6 +60,7 @@ static int p_register(lua_State *L) {
       lua_newtable(L);
       lua_pushvalue(L, -1);
       lua_setfield(L, -3, a->module);
+      pss_name_module(L, a->module);
     }
   }
   if (a->what == 0) pss_push_trampoline(L, a->fid, a->kind);
@@ -144,6 +145,7 @@ static int p_run_chunk(lua_State *L) {
   ref_args *a = lua_touserdata(L, 1);
   lua_rawgeti(L, LUA_REGISTRYINDEX, a->ref);
   lua_rawgeti(L, LUA_REGISTRYINDEX, a->ref2);
+  pss_enter_environment(L, -1);
   if (!lua_setupvalue(L, -2, 1)) lua_pop(L, 1);
   lua_call(L, 0, 0);
   return 0;
@@ -177,6 +179,7 @@ int pss_global_type(pss_context *ctx, int env_ref, const char *name) {
 static int p_call_global(lua_State *L) {
   ref_args *a = lua_touserdata(L, 1);
   lua_rawgeti(L, LUA_REGISTRYINDEX, a->ref);
+  pss_enter_environment(L, -1);
   lua_pushstring(L, a->name);
   if (lua_rawget(L, -2) != LUA_TFUNCTION) {
     a->result = PSS_MISSING;

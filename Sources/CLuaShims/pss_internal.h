@@ -62,7 +62,7 @@ struct pss_context {
   /* the embedding host's object, handed back to the dispatch function */
   void *host;
   /* registry references */
-  int ref_template, ref_env, ref_null, ref_string_mt_index, ref_arrays;
+  int ref_template, ref_env, ref_null, ref_arrays;
   /* scratch buffers of the host-call trampoline, and whether a host call is using them */
   pss_buffer args, results;
   int dispatching;
@@ -109,6 +109,14 @@ void pss_reserve(lua_State *L, size_t bytes);
 /* Pushes a run's environment: a copy of the state's template that shares no table with
  * another run, however deep it sits, and _G (pss_state.c). */
 void pss_push_environment(lua_State *L);
+
+/* Makes the environment at `env` the one a run is in: strings' methods are then its own string
+ * table's (pss_state.c). Every entry point that runs script code calls it first. */
+void pss_enter_environment(lua_State *L, int env);
+
+/* Names the table on top of the stack `name` for the auxiliary library's function names in
+ * errors ("bad argument #1 to 'json.encode'"); leaves the stack as it was (pss_state.c). */
+void pss_name_module(lua_State *L, const char *name);
 
 /* The capped allocator (lua_Alloc) whose user data is the context. */
 void *pss_alloc(void *ud, void *ptr, size_t osize, size_t nsize);

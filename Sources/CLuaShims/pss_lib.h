@@ -11,6 +11,8 @@ void pss_push_charged(lua_State *L, lua_CFunction f, int span);
 int pss_lib_pcall(lua_State *L);
 int pss_lib_xpcall(lua_State *L);
 int pss_lib_setmetatable(lua_State *L);
+/* getmetatable: for a string, the run's view of the string metatable (pss_state.c) */
+int pss_lib_getmetatable(lua_State *L);
 int pss_lib_load(lua_State *L);
 /* math: a generator per environment (pss_lib_math.c) */
 int pss_lib_random(lua_State *L);
@@ -22,6 +24,8 @@ int pss_lib_cowrap(lua_State *L);
 int pss_lib_strrep(lua_State *L);
 /* os (upvalue: the stock os.date) */
 int pss_lib_osdate(lua_State *L);
+/* os (upvalue: the stock os.time, run in this frame) */
+int pss_lib_ostime(lua_State *L);
 /* table */
 int pss_lib_tmove(lua_State *L);
 int pss_lib_tconcat(lua_State *L);

@@ -58,3 +58,43 @@ int pss_lib_osdate(lua_State *L) {
   luaL_pushresult(&b);
   return 1;
 }
+
+/* ---- os.time ------------------------------------------------------------------------------
+ * Stock os.time converts each field of its table to an integer, and a numeric string of
+ * megabytes takes milliseconds: the guarded one reads the fields once, as the stock one does,
+ * charges the strings among them, and hands the stock function a plain table of them; the
+ * normalized fields it writes there are then written to the script's table, as the stock one
+ * writes them. */
+
+static const char *const TIME_READ[] = {"year", "month", "day", "hour", "min", "sec", "isdst", NULL};
+static const char *const TIME_WRITTEN[] = {
+  "year", "month", "day", "hour", "min", "sec", "yday", "wday", "isdst", NULL,
+};
+
+int pss_lib_ostime(lua_State *L) {
+  lua_CFunction stock = lua_tocfunction(L, lua_upvalueindex(1));
+  if (lua_isnoneornil(L, 1)) return stock(L);
+  luaL_checktype(L, 1, LUA_TTABLE);
+  lua_settop(L, 1);
+  lua_createtable(L, 0, 10);  /* 2: the plain table */
+  size_t work = 1;
+  for (const char *const *key = TIME_READ; *key; key++) {
+    if (lua_getfield(L, 1, *key) == LUA_TSTRING) work += lua_rawlen(L, -1);
+    lua_setfield(L, 2, *key);
+  }
+  pss_charge(L, work);
+  /* the script's table rides in the plain one, under a key the stock function never reads */
+  lua_pushvalue(L, 2);
+  lua_pushvalue(L, 1);
+  lua_rawset(L, 2);
+  lua_remove(L, 1);
+  stock(L);  /* leaves the plain table at 1 and the time on top */
+  lua_pushvalue(L, 1);
+  lua_rawget(L, 1);  /* the script's table */
+  for (const char *const *key = TIME_WRITTEN; *key; key++) {
+    if (lua_getfield(L, 1, *key) == LUA_TNIL) lua_pop(L, 1);  /* not written */
+    else lua_setfield(L, -2, *key);
+  }
+  lua_pop(L, 1);
+  return 1;
+}

@@ -1,10 +1,11 @@
 /* string.rep that checks the size of its result before building it and charges the copying. */
+#include <limits.h>
 #include <string.h>
 #include "pss_lib.h"
 
-/* Results at least this large are refused outright as "resulting string too large" (a plain
- * error); smaller ones that do not fit the memory limit trip it. */
-#define REP_ABSURD ((size_t)1 << 31)
+/* Results larger than this are refused as "resulting string too large" (a plain error), as
+ * stock Lua refuses them; smaller ones that do not fit the memory limit trip it. */
+#define REP_MAX ((size_t)INT_MAX)
 
 int pss_lib_strrep(lua_State *L) {
   size_t l, lsep;
@@ -16,8 +17,8 @@ int pss_lib_strrep(lua_State *L) {
     lua_pushliteral(L, "");
     return 1;
   }
-  /* total = l * n + lsep * (n - 1), refused when it overflows or is absurd */
-  if ((uint64_t)n > REP_ABSURD || l + lsep < l || l + lsep > REP_ABSURD / (uint64_t)n)
+  /* total = l * n + lsep * (n - 1) <= (l + lsep) * n, refused past REP_MAX as stock Lua's is */
+  if (l + lsep < l || l + lsep > REP_MAX / (lua_Unsigned)n)
     return luaL_error(L, "resulting string too large");
   size_t total = l * (size_t)n + lsep * (size_t)(n - 1);
   pss_reserve(L, total);

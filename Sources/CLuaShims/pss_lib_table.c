@@ -76,7 +76,8 @@ int pss_lib_tmove(lua_State *L) {
 static void addfield(lua_State *L, luaL_Buffer *b, lua_Integer i) {
   lua_geti(L, 1, i);
   if (!lua_isstring(L, -1))
-    luaL_error(L, "invalid value (at index %I) in table for 'concat'", (LUAI_UACINT)i);
+    luaL_error(L, "invalid value (%s) at index %I in table for 'concat'", luaL_typename(L, -1),
+               (LUAI_UACINT)i);
   luaL_addvalue(b);
 }
 

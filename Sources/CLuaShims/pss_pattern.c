@@ -315,13 +315,14 @@ static void add_string(pss_match *m, luaL_Buffer *b, const char *repl, size_t lr
 
 /* Appends the replacement for the match s..e: from the string, the table (indexed by the
  * first capture) or the function (called with the captures) at index 3. A false or nil
- * result keeps the match as it was. */
-static void add_replacement(pss_match *m, luaL_Buffer *b, int type, const char *repl,
+ * result keeps the match as it was. Returns whether it replaced the match (a string always
+ * does, even with the same text). */
+static int add_replacement(pss_match *m, luaL_Buffer *b, int type, const char *repl,
                             size_t lr, size_t s, size_t e) {
   lua_State *L = m->L;
   if (type == LUA_TSTRING || type == LUA_TNUMBER) {
     add_string(m, b, repl, lr, s, e);
-    return;
+    return 1;
   }
   if (type == LUA_TFUNCTION) {
     lua_pushvalue(L, 3);
@@ -335,11 +336,11 @@ static void add_replacement(pss_match *m, luaL_Buffer *b, int type, const char *
   if (!lua_toboolean(L, -1)) {
     lua_pop(L, 1);
     luaL_addlstring(b, (const char *)m->src + s, e - s);
-  } else if (!lua_isstring(L, -1)) {
-    luaL_error(L, "invalid replacement value (a %s)", luaL_typename(L, -1));
-  } else {
-    luaL_addvalue(b);
+    return 0;
   }
+  if (!lua_isstring(L, -1)) luaL_error(L, "invalid replacement value (a %s)", luaL_typename(L, -1));
+  luaL_addvalue(b);
+  return 1;
 }
 
 int pss_str_gsub(lua_State *L) {
@@ -369,6 +370,7 @@ int pss_str_gsub(lua_State *L) {
   size_t at = 0;
   ptrdiff_t last = -1;  /* where the last replaced match ended */
   lua_Integer count = 0;
+  int changed = 0;
   while (count < max) {
     if (!anchor) {
       /* copy what cannot start a match in one piece */
@@ -384,7 +386,7 @@ int pss_str_gsub(lua_State *L) {
     ptrdiff_t e = pss_pat_exec(&m, at);
     if (e >= 0 && e != last) {  /* an empty match right after the last one does not count */
       count++;
-      add_replacement(&m, &b, type, repl, lr, at, (size_t)e);
+      changed |= add_replacement(&m, &b, type, repl, lr, at, (size_t)e);
       at = (size_t)e;
       last = e;
     } else if (at < ls) {
@@ -400,7 +402,8 @@ int pss_str_gsub(lua_State *L) {
     pss_pat_charge(&m, (ls - at) / 16);
   }
   pss_pat_charge_flush(&m);
-  luaL_pushresult(&b);
+  if (changed) luaL_pushresult(&b);
+  else lua_pushvalue(L, 1);  /* nothing replaced: the subject itself, as stock Lua returns it */
   lua_pushinteger(L, count);
   return 2;
 }

@@ -1,5 +1,20 @@
 /* The charged reader of pss_reader.h. */
+#include <string.h>
 #include "pss_reader.h"
+
+/* Raises (inside lua_load, which returns it as the load error) what stock Lua says of a chunk
+ * the mode does not allow, and the sandbox's reason for refusing every binary chunk. */
+static void check_first_piece(lua_State *L, pss_reader *r, const char *piece, size_t n) {
+  r->started = 1;
+  if (n > 0 && piece[0] == LUA_SIGNATURE[0]) {
+    lua_pushliteral(L, "attempt to load a binary chunk (only text chunks can be loaded)");
+    lua_error(L);
+  }
+  if (strchr(r->mode, 't') == NULL) {
+    lua_pushfstring(L, "attempt to load a text chunk (mode is '%s')", r->mode);
+    lua_error(L);
+  }
+}
 
 const char *pss_read_piece(lua_State *L, void *ud, size_t *size) {
   pss_reader *r = ud;
@@ -18,6 +33,7 @@ const char *pss_read_piece(lua_State *L, void *ud, size_t *size) {
     }
   }
   size_t n = r->left < PSS_LOAD_PIECE ? r->left : PSS_LOAD_PIECE;
+  if (r->mode != NULL && !r->started) check_first_piece(L, r, r->s, n);
   *size = n;
   if (n == 0) return NULL;
   /* a whole interval's charge: every piece looks at the clocks (the CPU clock at most once a

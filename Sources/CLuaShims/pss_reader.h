@@ -18,6 +18,8 @@ typedef struct pss_reader {
   size_t left;
   int function_index;
   int slot;
+  const char *mode;  /* `load`'s mode, checked against the first piece; NULL: no check */
+  int started;       /* the first piece was handed out */
 } pss_reader;
 
 /* A lua_Reader over a pss_reader. Raises the kill when a limit tripped (lua_load then fails,

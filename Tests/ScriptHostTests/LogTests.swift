@@ -60,4 +60,18 @@ import Testing
         #expect(kept.reduce(0) { $0 + $1.message.utf8.count } <= 64 * 1024)
         #expect(result.logs.last?.source == "host" && result.logs.last?.message.contains("5 log entries dropped") == true)
     }
+
+    @Test func aBadFormatArgumentNamesStringFormatAsStockLuaDoes() async throws {
+        // log.* format with string.format, called from C: stock Lua names it 'string.format'
+        let result = try await deliver("""
+            function didReceive(r, c)
+              local ok, err = pcall(log.info, "%d items", "many")
+              c.title = err
+              log.warn("%s", {})
+            end
+            """)
+        #expect(result.outcome == .completed, "\(result.reason?.message ?? "")")
+        #expect(result.content.title == "bad argument #2 to 'string.format' (number expected, got string)")
+        #expect(result.logs.first?.message.hasPrefix("table: ") == true)
+    }
 }
