@@ -25,7 +25,7 @@ static void after_host(lua_State *L) {
 
 int pss_dispatch_call(lua_State *L, int32_t fid, int32_t object_id, int first) {
   pss_context *ctx = pss_ctx(L);
-  pss_check_trip(L);
+  pss_check_tripped(L);
   if (ctx == NULL || dispatch_fn == NULL) return luaL_error(L, "host functions are unavailable");
   /* The scratch buffers belong to the call in progress. */
   if (ctx->dispatching) return luaL_error(L, "a host function cannot run Lua that calls the host");
@@ -131,7 +131,7 @@ static int slot_of(lua_State *L) {
 
 /* upvalues: index function id, slot names */
 static int object_index(lua_State *L) {
-  pss_check_trip(L);
+  pss_check_tripped(L);
   int slot = slot_of(L);
   if (slot) {
     lua_getiuservalue(L, 1, slot);
@@ -143,7 +143,7 @@ static int object_index(lua_State *L) {
 
 /* upvalues: newindex function id, slot names */
 static int object_newindex(lua_State *L) {
-  pss_check_trip(L);
+  pss_check_tripped(L);
   lua_settop(L, 3);
   int slot = slot_of(L);
   int32_t fid = (int32_t)lua_tointeger(L, lua_upvalueindex(1));

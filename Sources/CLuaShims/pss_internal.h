@@ -93,6 +93,10 @@ static inline void pss_charge(lua_State *L, size_t steps) {
  * good (the error being caught is then the memory error); returns otherwise. Cheap. Every
  * function that catches errors calls it on the errors it caught. */
 void pss_check_trip(lua_State *L);
+/* As pss_check_trip, but a cancel not yet acted on is left for the next check (the one after
+ * a host call, or the hook): a host call that starts as the deadline comes still lands, as it
+ * would a moment earlier, and the kill follows it. */
+void pss_check_tripped(lua_State *L);
 
 /* Records a tripped limit (the first one wins) and makes every thread's hook fire on the
  * next instruction. Does not raise. */

@@ -209,11 +209,17 @@ void pss_hook(lua_State *L, lua_Debug *ar) {
   pss_raise_kill(L);
 }
 
-void pss_check_trip(lua_State *L) {
+void pss_check_tripped(lua_State *L) {
   pss_context *ctx = pss_ctx(L);
   if (ctx == NULL) return;
   if (ctx->memory_refused) pss_trip_set(ctx, L, PSS_TRIP_MEMORY);
   if (atomic_load(&ctx->trip) != PSS_TRIP_NONE) pss_raise_kill(L);
+}
+
+void pss_check_trip(lua_State *L) {
+  pss_context *ctx = pss_ctx(L);
+  if (ctx == NULL) return;
+  pss_check_tripped(L);
   if (atomic_load(&ctx->cancel)) {
     pss_trip_set(ctx, L, PSS_TRIP_TIME);
     pss_raise_kill(L);
