@@ -12,8 +12,10 @@
 --     "runtime.builtin": { "io": "disable", "package": "disable", "debug": "disable" }
 --   }
 --
--- The sandbox also lacks require, dofile, loadfile, collectgarbage, string.dump,
+-- The sandbox also lacks package, dofile, loadfile, collectgarbage, string.dump,
 -- coroutine.close, os.exit, os.getenv and os.execute: `pushscript check` reports their use.
+-- `require` loads modules beside the script, in --lib folders, and the modules shipped with
+-- PushScript, which pushscript/providers.lua (in this folder) describes.
 
 -- MARK: Handlers
 
@@ -311,3 +313,15 @@ function log.warn(format, ...) end
 ---@param format string
 ---@param ... any
 function log.error(format, ...) end
+
+-- MARK: Modules
+
+---Loads a module and returns its value (and the file it came from). `require "pushscript.NAME"`
+---loads a module shipped with PushScript (`pushscript.providers`); any other name is `name.lua`,
+---dots as folders, from the script's folder or a library folder (`--lib DIR`). Names are parts
+---of letters, digits, `_` and `-` joined by dots. The module's chunk runs once per request that
+---requires it: what a request sets in it is gone by the next.
+---@param name string
+---@return any value
+---@return string file
+function require(name) end

@@ -17,6 +17,9 @@ public struct HostConfiguration: Sendable {
     public var allowHTTPHosts: Set<String>
     /// URLs answered from files instead of the network (`--media URL=FILE`).
     public var media: [String: MediaAnswer]
+    /// Folders `require "name"` searches for `name.lua` after the script's own folder
+    /// (`--lib DIR`), in order.
+    public var libraryDirectories: [URL]
     /// Where `store` and registered categories persist (`--state`); in memory when nil.
     public var stateDirectory: URL?
     /// Where downloads and attachments go, one folder per request.
@@ -29,7 +32,7 @@ public struct HostConfiguration: Sendable {
     public init(
         limits: ScriptLimits = .default, locales: [String] = ["en"], strings: [String: String] = [:],
         categories: [NotificationCategory] = [], keys: [String: [UInt8]] = [:], allowHTTPHosts: Set<String> = [],
-        media: [String: MediaAnswer] = [:], stateDirectory: URL? = nil,
+        media: [String: MediaAnswer] = [:], libraryDirectories: [URL] = [], stateDirectory: URL? = nil,
         attachmentDirectory: URL = HostConfiguration.defaultAttachmentDirectory, offline: Bool = false
     ) {
         self.limits = limits
@@ -39,6 +42,7 @@ public struct HostConfiguration: Sendable {
         self.keys = keys
         self.allowHTTPHosts = allowHTTPHosts
         self.media = media
+        self.libraryDirectories = libraryDirectories
         self.stateDirectory = stateDirectory
         self.attachmentDirectory = attachmentDirectory
         self.offline = offline

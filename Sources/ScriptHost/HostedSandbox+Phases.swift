@@ -82,7 +82,8 @@ extension HostedSandbox {
         case .failed(let status): return MainPhase(end: .load(Self.loadMessage(status, script: script, run.limits)))
         }
         installNewHooks()
-        guard let environment = sandbox.makeEnvironment() else {
+        moduleBase = script.directory
+        guard let environment = makeRequestEnvironment() else {
             return MainPhase(end: .load("not enough memory to set up \(script.name)"))
         }
         switch sandbox.run(chunk, in: environment) {

@@ -8,7 +8,7 @@ enum HostOptions {
     static let specs: [OptionSpec] = [
         .value("--app"), .value("--locale"), .value("--categories"), .value("--key", repeatable: true),
         .value("--media", repeatable: true), .value("--allow-http", repeatable: true), .value("--strings"),
-        .value("--cpu-ms"), .value("--memory-mb"), .value("--time-ms"), .value("--state"),
+        .value("--cpu-ms"), .value("--memory-mb"), .value("--time-ms"), .value("--state"), .value("--lib", repeatable: true),
     ]
 
     /// The options' lines for `--help`; `app` says what `--app` names.
@@ -24,6 +24,7 @@ enum HostOptions {
       --memory-mb N         memory limit of the Lua state in MiB (default 8)
       --time-ms N           deadline of the whole request in ms (default 25000)
       --state DIR           keep the store and registered categories in DIR
+      --lib DIR             look for require'd modules in DIR after the script's folder (repeatable)
     """ }
 
     /// The host configuration the options describe.
@@ -64,6 +65,7 @@ enum HostOptions {
             configuration.media[url] = MediaAnswer(file: URL(fileURLWithPath: path))
         }
         configuration.allowHTTPHosts = Set(a.all("--allow-http"))
+        configuration.libraryDirectories = try libraryDirectories(a, command: command)
         if let dir = a.value("--state") {
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: dir, isDirectory: &isDirectory), !isDirectory.boolValue {
@@ -75,6 +77,19 @@ enum HostOptions {
             configuration.stateDirectory = URL(fileURLWithPath: dir, isDirectory: true)
         }
         return configuration
+    }
+
+    /// The `--lib` folders, each checked to be a folder.
+    static func libraryDirectories(_ a: ParsedArguments, command: String) throws(UsageError) -> [URL] {
+        var directories: [URL] = []
+        for dir in a.all("--lib") {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw UsageError("pushscript \(command): --lib \(dir) is not a folder; give a folder of .lua modules")
+            }
+            directories.append(URL(fileURLWithPath: dir, isDirectory: true))
+        }
+        return directories
     }
 
     static func positive(_ text: String, _ option: String, _ command: String) throws(UsageError) -> Int {
