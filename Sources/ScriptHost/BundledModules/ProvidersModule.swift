@@ -245,6 +245,7 @@ system("pushwoosh", {
     if type(raw) ~= "string" then return nil end
     local sign, digits = raw:match("^%s*([+-]?)(%d+)%s*$")
     if not digits then return nil, "aps.pw_badge '" .. raw .. "' is not N, +N or -N" end
+    if #digits > 9 then return nil, "aps.pw_badge '" .. raw .. "' is too large" end
     local n = math.tointeger(tonumber(digits))
     if sign == "+" then return { increment = n } end
     if sign == "-" then return { increment = -n } end
