@@ -169,6 +169,22 @@ private func deliver(_ script: Script, host: ScriptHost) async throws -> Deliver
         #expect(try await deliver(script, host: host).content.title == "a longer third word")
     }
 
+    @Test func aScriptDirectoryFindsModulesBesideItsScriptsAndReloadsThem() async throws {
+        let folder = try ModuleFolder()
+        try folder.write("com.example.app.lua", #"local words = require "words" function didReceive(r, c) c.title = words.word end"#)
+        let module = try folder.write("words.lua", #"return {word = "first"}"#)
+        let directory = ScriptDirectory(folder.url)
+        let host = ScriptHost()
+        let request = NotificationRequest(payload: try originalPayload(), app: "com.example.app")
+        #expect(await host.deliver(request, from: directory).content.title == "first")
+        try Data(#"return {word = "second, longer"}"#.utf8).write(to: module)
+        #expect(await host.deliver(request, from: directory).content.title == "second, longer")
+        try Data("return {".utf8).write(to: module)
+        let broken = await host.deliver(request, from: directory)
+        #expect(broken.reason?.kind == .load)
+        #expect(broken.reason?.message.contains("module 'words' does not compile: words.lua:1:") == true, "\(String(describing: broken.reason))")
+    }
+
     @Test func aModuleCompilesUnderTheRequestsMemoryLimit() async throws {
         let folder = try ModuleFolder()
         let big = "return {" + String(repeating: "\"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\" .. \"b\",", count: 15_000) + "}"
