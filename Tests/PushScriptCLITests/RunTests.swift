@@ -45,6 +45,22 @@ import Testing
         #expect(missing.stdout.contains("module 'lib.text' not found"))
     }
 
+    @Test func aCopiedBinaryStillHasTheBundledModules() async throws {
+        let scratch = try Scratch()
+        let alone = scratch.url.appendingPathComponent("bin/pushscript")
+        try FileManager.default.createDirectory(at: alone.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: CLI.binary, to: alone)
+        let script = try scratch.write("work/rules.lua", """
+            local providers = require "pushscript.providers"
+            function didReceive(r, c) c.title = tostring(providers.detect(c.userInfo)) end
+            """)
+        let payload = try scratch.write("work/p.json", #"{"aps": {"alert": "x", "mutable-content": 1}, "custom": {"i": "abc"}}"#)
+        let out = try await CLI.run(["run", script, payload], in: scratch.url.appendingPathComponent("bin"), executable: alone)
+        #expect(out.status == 0, "\(out)")
+        let content = try #require(try parseJSON(out.stdout)["content"] as? [String: Any])
+        #expect(content["title"] as? String == "onesignal")
+    }
+
     @Test func theResultKeepsSpecKeyOrder() async throws {
         let scratch = try Scratch()
         let script = try scratch.write("rules.lua", #"function didReceive(r, c) c:suppress() error("late") end"#)
