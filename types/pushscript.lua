@@ -325,3 +325,22 @@ function log.error(format, ...) end
 ---@return any value
 ---@return string file
 function require(name) end
+
+-- MARK: HTTP
+
+---Delivery receipts: posts to the hosts the host allows (`--allow-post`).
+http = {}
+
+---@class PostOptions
+---@field contentType? string Default "application/json".
+---@field timeout? number Seconds > 0; never past the request's deadline.
+
+---Posts `body` (at most 64 KB) to an `https` URL of an allowed host; no redirects, within the
+---deadline, never from bestAttempt. Returns the status and the response body (at most 64 KB),
+---or nil and an error starting with `not allowed`, `too large`, `timeout`, `network` or `deadline`.
+---@param url string
+---@param body string
+---@param options? PostOptions
+---@return integer|nil status
+---@return string responseBody_or_error
+function http.post(url, body, options) end

@@ -1,9 +1,10 @@
+import Foundation
 import NotificationModel
 
 extension DeliveryResult {
     /// The result as SPEC section 2 writes it: `outcome`, `reason` (fallback only),
-    /// `suppressed` (only when true), `content`, `logs`, `stats`, and `registeredCategories`
-    /// when the request registered any.
+    /// `suppressed` (only when true), `content`, `logs`, `stats`, `registeredCategories` when
+    /// the request registered any, and `posts` when it posted.
     public var jsonValue: JSONValue {
         var object: [String: JSONValue] = [
             "outcome": .string(outcome.rawValue),
@@ -22,6 +23,9 @@ extension DeliveryResult {
         if !registeredCategories.isEmpty {
             object["registeredCategories"] = .array(registeredCategories.map { .string($0) })
         }
+        if !posts.isEmpty {
+            object["posts"] = .array(posts.map(\.jsonValue))
+        }
         return .object(object)
     }
 
@@ -29,6 +33,7 @@ extension DeliveryResult {
     public static let keyOrder: JSONKeyOrder = {
         var order = JSONKeyOrder.result
         order.first.append("registeredCategories")
+        order.first.append("posts")
         return order
     }()
 
@@ -48,4 +53,17 @@ extension DeliveryResult {
     }
 
     private static func rounded(_ ms: Double) -> Double { (ms * 1000).rounded() / 1000 }
+}
+
+extension PostRecord {
+    /// `{"method": "POST", "url": …, "contentType": …, "body": …}`; a body that is JSON is given
+    /// as its value, so that a fixture can match it as a subset.
+    public var jsonValue: JSONValue {
+        let parsed = (try? JSONValue(jsonData: Data(body.utf8))).flatMap { value -> JSONValue? in
+            if case .object = value { return value }
+            if case .array = value { return value }
+            return nil
+        }
+        return .object(["method": .string("POST"), "url": .string(url), "contentType": .string(contentType), "body": parsed ?? .string(body)])
+    }
 }

@@ -71,11 +71,13 @@ public struct DeliveryResult: Sendable {
     public var stats: Stats
     /// Categories the request registered, in order.
     public var registeredCategories: [String]
+    /// The posts `http.post` made, in order.
+    public var posts: [PostRecord]
 
     /// A result.
     public init(
         outcome: Outcome, reason: Reason?, suppressed: Bool = false, content: NotificationContent,
-        logs: [LogEntry] = [], stats: Stats, registeredCategories: [String] = []
+        logs: [LogEntry] = [], stats: Stats, registeredCategories: [String] = [], posts: [PostRecord] = []
     ) {
         self.outcome = outcome
         self.reason = reason
@@ -84,5 +86,6 @@ public struct DeliveryResult: Sendable {
         self.logs = logs
         self.stats = stats
         self.registeredCategories = registeredCategories
+        self.posts = posts
     }
 }

@@ -51,6 +51,7 @@ final class HostedSandbox: SandboxHolding, @unchecked Sendable {
         installCrypto()
         installHooks()
         installRequire()
+        installHTTP()
     }
 
     /// The request being served, if `token` may still write.

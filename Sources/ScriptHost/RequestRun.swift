@@ -21,6 +21,9 @@ final class RequestRun: Sendable {
     let original: NotificationContent
     let keys: [String: [UInt8]]
     let media: [String: MediaAnswer]
+    /// Answers for posts, and where posts may go.
+    let http: [String: PostAnswer]
+    let postPolicy: PostPolicy
     /// Where request folders for downloads and attachments go.
     private let attachmentRoot: URL
     /// This request's folder, named on first use.
@@ -32,6 +35,7 @@ final class RequestRun: Sendable {
         var log = RequestLog()
         var activeToken = 0
         var registeredCategories: [String] = []
+        var posts: [PostRecord] = []
         var downloadsAllowed = true
         var downloads: [Int: @Sendable () -> Void] = [:]
         var nextDownload = 0
@@ -42,7 +46,8 @@ final class RequestRun: Sendable {
 
     init(
         identifier: String, app: String?, locales: [String], limits: ScriptLimits, content: NotificationContent,
-        keys: [String: [UInt8]], media: [String: MediaAnswer], attachmentRoot: URL
+        keys: [String: [UInt8]], media: [String: MediaAnswer], attachmentRoot: URL,
+        http: [String: PostAnswer] = [:], allowPostHosts: Set<String> = []
     ) {
         self.identifier = identifier
         self.app = app
@@ -55,6 +60,8 @@ final class RequestRun: Sendable {
         self.keys = keys
         self.media = media
         self.attachmentRoot = attachmentRoot
+        self.http = http
+        self.postPolicy = PostPolicy(allowedHosts: allowPostHosts)
         self.state = Mutex(State(content: content))
     }
 

@@ -105,7 +105,8 @@ extension ScriptHost {
             limits: request.limits ?? configuration.limits, content: content,
             keys: configuration.keys.merging(request.keys) { $1 },
             media: configuration.media.merging(request.media) { $1 },
-            attachmentRoot: configuration.attachmentDirectory)
+            attachmentRoot: configuration.attachmentDirectory,
+            http: request.http, allowPostHosts: configuration.allowPostHosts.union(request.allowPostHosts))
         for warning in request.payload.warnings { run.log(.warn, warning, host: true) }
         return run
     }
@@ -123,7 +124,7 @@ extension ScriptHost {
             outcome: outcome, reason: reason, suppressed: original ? false : state.suppressed, content: content,
             logs: state.log.final,
             stats: .init(cpuMs: cpu.milliseconds, wallMs: (Deadline.now().nanoseconds - run.started.nanoseconds).millisecondsFromNanoseconds, memoryPeakBytes: peak),
-            registeredCategories: state.registeredCategories)
+            registeredCategories: state.registeredCategories, posts: state.posts)
     }
 
     /// Removes the files of the request's folder that were not attached, and the folder when

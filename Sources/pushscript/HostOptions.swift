@@ -7,7 +7,7 @@ import ScriptTesting
 enum HostOptions {
     static let specs: [OptionSpec] = [
         .value("--app"), .value("--locale"), .value("--categories"), .value("--key", repeatable: true),
-        .value("--media", repeatable: true), .value("--allow-http", repeatable: true), .value("--strings"),
+        .value("--media", repeatable: true), .value("--allow-http", repeatable: true), .value("--allow-post", repeatable: true), .value("--strings"),
         .value("--cpu-ms"), .value("--memory-mb"), .value("--time-ms"), .value("--state"), .value("--lib", repeatable: true),
     ]
 
@@ -19,6 +19,7 @@ enum HostOptions {
       --key NAME=BASE64     a key for keys.get (repeatable)
       --media URL=FILE      answer downloads of URL from FILE (repeatable)
       --allow-http HOST     allow plain http for HOST (repeatable)
+      --allow-post HOST     allow http.post to https://HOST (repeatable; none by default)
       --strings FILE        localized strings (a JSON object) for loc-key alerts
       --cpu-ms N            CPU budget of didReceive in ms (default 200)
       --memory-mb N         memory limit of the Lua state in MiB (default 8)
@@ -65,6 +66,7 @@ enum HostOptions {
             configuration.media[url] = MediaAnswer(file: URL(fileURLWithPath: path))
         }
         configuration.allowHTTPHosts = Set(a.all("--allow-http"))
+        configuration.allowPostHosts = Set(a.all("--allow-post"))
         configuration.libraryDirectories = try libraryDirectories(a, command: command)
         if let dir = a.value("--state") {
             var isDirectory: ObjCBool = false
