@@ -27,10 +27,12 @@ function didReceive(request, content) end
 
 ---Optional. Runs when didReceive did not finish (an error, a limit, or the deadline, like
 ---`serviceExtensionTimeWillExpire`), with a small budget of its own. The content as it then
----stands is delivered.
+---stands is delivered. `request` is the read-only request didReceive got. A reason message too
+---big for the state is cut to its first 1,024 bytes, followed by "… (cut from N bytes)".
 ---@param content Content
 ---@param reason Reason
-function bestAttempt(content, reason) end
+---@param request Request
+function bestAttempt(content, reason, request) end
 
 ---Why didReceive did not finish.
 ---@class Reason
@@ -80,7 +82,11 @@ function bestAttempt(content, reason) end
 local Content = {}
 
 ---Attaches a file that `download` returned, or `{path=...}` of a file in the host's media
----directory, checked against Apple's attachment types and sizes.
+---directory, checked against Apple's attachment types and sizes. The media directory holds
+---the files the app ships or keeps for its scripts (`--media-dir DIR`,
+---`HostConfiguration.mediaDirectory`); a relative `path` is taken inside it. A file that a
+---media answer names (`--media`, a fixture's `media`) may be attached too; anything else is
+---`nil, "not allowed: …"`.
 ---@param file File|{path: string}
 ---@param options AttachOptions?
 ---@return Attachment? attachment
@@ -119,11 +125,12 @@ function Content:suppress() end
 
 ---@class DownloadOptions
 ---@field timeout number? Seconds; never past the request's deadline.
----@field maxBytes integer? Default: 50 MB.
+---@field maxBytes integer? Default: the largest attachment maximum of `kinds` (image 10 MB, audio 5 MB, video 50 MB), 50 MB without `kinds`; checked while the body streams.
 ---@field kinds ("image"|"audio"|"video")[]? Refuse other types.
 
 ---Streams an https resource to a file. `err` starts with `timeout`, `too large`, `http NNN`,
----`unsupported type`, `not allowed`, `network` or `deadline`.
+---`unsupported type`, `not allowed`, `network` or `deadline`. Options are named: a positional
+---entry (`{"image"}`) raises an error, as an unknown name does.
 ---@param url string
 ---@param options DownloadOptions?
 ---@return File? file
@@ -145,14 +152,20 @@ function downloadAll(urls, options) end
 ---@field title string
 ---@field options ("foreground"|"destructive"|"authenticationRequired")[]?
 ---@field textInput {buttonTitle: string, placeholder: string}?
+---@field icon {system: string}|{template: string}? `UNNotificationActionIcon` (iOS 15+): an SF Symbol (`{system = "trash"}`) or an image of the app's asset catalog (`{template = "reply-icon"}`).
 
 ---A category (`UNNotificationCategory`).
 ---@class Category
 ---@field identifier string
 ---@field actions CategoryAction[]?
----@field options ("customDismissAction"|"allowInCarPlay"|"hiddenPreviewsShowTitle"|"hiddenPreviewsShowSubtitle")[]?
+---@field options ("customDismissAction"|"allowInCarPlay"|"hiddenPreviewsShowTitle"|"hiddenPreviewsShowSubtitle"|"allowAnnouncement")[]?
+---@field intentIdentifiers string[]? e.g. `{"INSendMessageIntentIdentifier"}`.
+---@field hiddenPreviewsBodyPlaceholder string? Shown instead of the body when previews are hidden, e.g. `"%u new messages"`.
+---@field categorySummaryFormat string? The summary of a group, e.g. `"%u more messages from %@"`.
 
----The app's registered categories.
+---The app's categories: those it declares (never removed) and those its scripts register.
+---An app keeps at most 128 registered ones (as OneSignal does); registering one more removes
+---the oldest registered one, and a host log entry says which.
 categories = {}
 
 ---@param id string
@@ -166,9 +179,18 @@ function categories.get(id) end
 ---@return string[]
 function categories.list() end
 
----Registers (or replaces) a category; it outlives the request.
+---Registers (or replaces) a category; it outlives the request. A category may hold at most
+---16 KiB of identifiers, titles and options (a larger one raises an error).
+---The result lists what a request registered under `categories` (whole) and
+---`registeredCategories` (identifiers).
 ---@param category Category
 function categories.register(category) end
+
+---Removes a registered category. Declared categories are the app's own and stay.
+---@param id string
+---@return boolean removed
+---@return string? err Why nothing was removed.
+function categories.remove(id) end
 
 ---The localized category: `base_locale`, else `base_language`, else `base_fallback` (default
 ---`"en"`), else `base`; `found` tells whether the identifier returned is registered.
@@ -184,7 +206,8 @@ function categories.localized(base, locale, fallback) end
 locale = {}
 
 ---The best of `available` for the preferred languages (default `request.locales`): an exact
----match, then the bare language, then another region of it; nil if none matches.
+---match, then the bare language, then another region of it; nil if none matches. Linear in
+---the number of tags.
 ---@param available string[]
 ---@param preferred string[]?
 ---@return string?
@@ -198,11 +221,14 @@ json = {}
 ---@type userdata
 json.null = nil
 
+---`nil, "too large: ..."` (before parsing) when the value could not fit in the memory the
+---script has left.
 ---@param s string
 ---@return any value
 ---@return string? err
 function json.decode(s) end
 
+---A table with keys 1..n is an array; a sparse one (`{[2]="b"}`) is refused as not a sequence.
 ---@param value any
 ---@return string? json
 ---@return string? err
@@ -287,11 +313,14 @@ function store.get(key) end
 ---@param value string|number|boolean|nil
 function store.set(key, value) end
 
----Atomic, even when requests of one app run at once.
+---Adds `by` to the number at `key` (0 when unset) and returns the new number, held within
+---`bounds` when given: `content.badge = store.increment("badge", -1, {min = 0})`. Atomic, the
+---bounds included, even when requests of one app, or processes sharing `--state`, run at once.
 ---@param key string
 ---@param by number? Default 1.
+---@param bounds {min: number?, max: number?}?
 ---@return number
-function store.increment(key, by) end
+function store.increment(key, by, bounds) end
 
 -- MARK: Log
 

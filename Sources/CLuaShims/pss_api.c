@@ -2,6 +2,7 @@
 #include <string.h>
 #include "pss_codec.h"
 #include "pss_host.h"
+#include "pss_reader.h"
 
 /* Runs `f` with `args` as a light userdata under lua_pcall on the main thread, leaving the
  * stack as it was. Maps a failure to a status, and the error object to `err`. */
@@ -97,8 +98,11 @@ typedef struct compile_args {
 
 static int p_compile(lua_State *L) {
   compile_args *a = lua_touserdata(L, 1);
-  if (luaL_loadbufferx(L, a->source, a->length, a->chunkname, "t") != LUA_OK)
+  pss_reader r = {a->source, a->length, 0, 0};
+  if (lua_load(L, pss_read_piece, &r, a->chunkname, "t") != LUA_OK) {
+    pss_check_trip(L);
     return lua_error(L);
+  }
   a->ref = luaL_ref(L, LUA_REGISTRYINDEX);
   return 0;
 }

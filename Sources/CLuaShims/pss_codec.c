@@ -5,13 +5,26 @@
 typedef struct encoder {
   pss_buffer *out;
   size_t max_bytes;  /* the encoding may not grow past this */
+  size_t weight;     /* what the copy costs the host beyond its bytes (tables met) */
   int charge;        /* whether the work is charged to the running script */
   const void *path[PSS_CODEC_MAX_DEPTH + 1];
   int depth;
 } encoder;
 
+static void too_large(lua_State *L, encoder *e) {
+  luaL_error(L, "value too large to convert: its copy would pass the host's budget of %d bytes "
+                "(the memory limit), a table counting once for every place it is used",
+             (int)(e->max_bytes > INT32_MAX ? INT32_MAX : e->max_bytes));
+}
+
+/* Counts `n` bytes against the budget, or raises. */
+static void spend(lua_State *L, encoder *e, size_t n) {
+  size_t spent = e->out->length + e->weight;
+  if (spent > e->max_bytes || n > e->max_bytes - spent) too_large(L, e);
+}
+
 static void put_bytes(lua_State *L, encoder *e, const void *p, size_t n) {
-  if (n > e->max_bytes - e->out->length) luaL_error(L, "value too large to convert");
+  spend(L, e, n);
   if (!pss_buffer_append(e->out, p, n)) luaL_error(L, "not enough memory");
 }
 
@@ -64,7 +77,7 @@ static void encode_table(lua_State *L, encoder *e, int idx) {
   if (e->depth >= PSS_CODEC_MAX_DEPTH) { put_u8(L, e, 'D'); return; }
   luaL_checkstack(L, 4, "value too deep to convert");
   /* First pass: count the entries and see whether the keys are exactly 1..n. */
-  uint64_t count = 0;
+  uint64_t count = 0, largest = 0;
   int sequence = 1;
   lua_pushnil(L);
   while (lua_next(L, idx) != 0) {
@@ -73,18 +86,21 @@ static void encode_table(lua_State *L, encoder *e, int idx) {
       lua_Integer k;
       if (!lua_isinteger(L, -2) || (k = lua_tointeger(L, -2)) < 1 || (uint64_t)k > UINT32_MAX)
         sequence = 0;
+      else if ((uint64_t)k > largest)
+        largest = (uint64_t)k;
     }
     lua_pop(L, 1);
   }
-  if (count > UINT32_MAX) luaL_error(L, "value too large to convert");
+  if (count > UINT32_MAX) too_large(L, e);
   if (sequence && count > 0) {
-    /* keys are positive integers; they are 1..n exactly when t[n] exists */
-    lua_rawgeti(L, idx, (lua_Integer)count);
-    sequence = !lua_isnil(L, -1);
-    lua_pop(L, 1);
+    /* n distinct positive integer keys are 1..n exactly when none is larger than n */
+    sequence = largest == count;
   } else if (count == 0) {
     sequence = pss_marked_array(L, idx);
   }
+  /* the host's copy of a table costs far more than its five bytes here */
+  spend(L, e, PSS_CODEC_TABLE_WEIGHT);
+  e->weight += PSS_CODEC_TABLE_WEIGHT;
   e->path[e->depth++] = p;
   put_u8(L, e, sequence ? 'A' : 'T');
   put_u32(L, e, (uint32_t)count);
@@ -136,7 +152,7 @@ static void encode(lua_State *L, encoder *e, int idx) {
     case LUA_TSTRING: {
       size_t len;
       const char *s = lua_tolstring(L, idx, &len);
-      if (len > UINT32_MAX) luaL_error(L, "value too large to convert");
+      if (len > UINT32_MAX) too_large(L, e);
       if (e->charge) pss_charge(L, len / 64);
       put_u8(L, e, 's');
       put_u32(L, e, (uint32_t)len);
@@ -174,6 +190,7 @@ static void encoder_init(lua_State *L, encoder *e, pss_buffer *out, int charge) 
   e->out = out;
   e->max_bytes = ctx != NULL ? ctx->limit : PSS_CODEC_MAX_BYTES;
   if (e->max_bytes < out->length) e->max_bytes = out->length;
+  e->weight = 0;
   e->charge = charge;
   e->depth = 0;
 }

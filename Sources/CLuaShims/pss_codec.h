@@ -9,6 +9,11 @@
  * so a value shared many times over can have an encoding far larger than the state. This is
  * the cap of a plain state, which has no limit. */
 #define PSS_CODEC_MAX_BYTES ((size_t)64 * 1024 * 1024)
+/* What each table met counts against that cap beyond its bytes: the host's copy of a table
+ * (a Swift value, then JSON) costs a few hundred bytes, so that a list holding one small table
+ * a million times, 40 KB in the state, would cost the host hundreds of megabytes. Counted this
+ * way, a copy costs the host a small multiple of the state's limit at most. */
+#define PSS_CODEC_TABLE_WEIGHT ((size_t)64)
 
 /* Appends the value at `idx` to `out`, reading tables with raw access only (no metamethod
  * runs; a read-only view is read through to the table it shows). Raises a Lua error when

@@ -4,6 +4,7 @@
 #ifndef PSS_INTERNAL_H
 #define PSS_INTERNAL_H
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -11,7 +12,8 @@
 #include <lauxlib.h>
 #include "pss.h"
 
-/* Instructions between two runs of the count hook while no limit has tripped. */
+/* Instructions between a limit signal and the hook's look at the clocks; and between two runs
+ * of the count hook on a thread where the limit timers cannot be made. */
 #define PSS_HOOK_COUNT 1000
 /* Wall-clock nanoseconds between two reads of the thread's CPU clock. */
 #define PSS_CPU_CHECK_NS 1000000
@@ -42,6 +44,19 @@ struct pss_context {
   size_t steps;
   /* when the thread's CPU clock was last read (CLOCK_MONOTONIC ns) */
   int64_t cpu_checked_ns;
+  /* set by the limit signal: a timer fired or the watchdog cancelled; the hook is then on
+   * (see pss_limits.c) */
+  _Atomic int alarm;
+  /* the Lua thread (main or coroutine) running now: the one the limit signal hooks */
+  lua_State *_Atomic running;
+  /* the armed run uses the limit timers (else the count hook checks the clocks) */
+  int timed;
+  /* the OS thread the run is armed on, for the watchdog's signal; under thread_lock */
+  pthread_mutex_t thread_lock;
+  pthread_t thread;
+  int thread_known;
+  /* where the arming thread keeps its armed context (cleared when the state closes) */
+  pss_context **armed_slot;
   /* failed wrapped coroutines being reset, one inside another */
   int nested_resets;
   /* the embedding host's object, handed back to the dispatch function */
@@ -98,7 +113,16 @@ void pss_push_environment(lua_State *L);
 /* The capped allocator (lua_Alloc) whose user data is the context. */
 void *pss_alloc(void *ud, void *ptr, size_t osize, size_t nsize);
 
-/* The count hook installed at state creation. */
+/* The limit hook: set by the limit signal (or, where timers are missing, as a count hook at
+ * arming), and on every instruction once a limit tripped. */
 void pss_hook(lua_State *L, lua_Debug *ar);
+
+/* Marks `co` as the running Lua thread and returns the one it replaces; hooks `co` when the
+ * limit signal came already. The guarded resume calls it around lua_resume. */
+lua_State *pss_enter_thread(pss_context *ctx, lua_State *co);
+/* Marks `previous` as running again after a resume returned. */
+void pss_leave_thread(pss_context *ctx, lua_State *previous);
+/* Forgets the run armed on this state, wherever it was armed (the state is closing). */
+void pss_limits_forget(pss_context *ctx);
 
 #endif

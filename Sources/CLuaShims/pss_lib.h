@@ -12,6 +12,9 @@ int pss_lib_pcall(lua_State *L);
 int pss_lib_xpcall(lua_State *L);
 int pss_lib_setmetatable(lua_State *L);
 int pss_lib_load(lua_State *L);
+/* math: a generator per environment (pss_lib_math.c) */
+int pss_lib_random(lua_State *L);
+int pss_lib_randomseed(lua_State *L);
 /* coroutine */
 int pss_lib_coresume(lua_State *L);
 int pss_lib_cowrap(lua_State *L);

@@ -3,6 +3,7 @@
  * that compiles text only, in the script's environment, charging the source it parses. */
 #include <string.h>
 #include "pss_lib.h"
+#include "pss_reader.h"
 
 static int finish_pcall(lua_State *L, int status, lua_KContext extra) {
   if (status != LUA_OK && status != LUA_YIELD) {
@@ -60,6 +61,14 @@ int pss_lib_setmetatable(lua_State *L) {
     if (has_gc)
       return luaL_error(L, "setmetatable: a metatable with a __gc field is not allowed "
                            "(finalizers are disabled in the sandbox)");
+    /* Weak keys make the table an ephemeron table, which the collector marks in its atomic
+     * step one link per pass: a chain of keys costs time quadratic in its length inside one
+     * collection step, where no hook runs and no budget can be checked. */
+    lua_pushliteral(L, "__mode");
+    if (lua_rawget(L, 2) == LUA_TSTRING && strchr(lua_tostring(L, -1), 'k') != NULL)
+      return luaL_error(L, "setmetatable: weak keys (__mode 'k') are not allowed in the sandbox "
+                           "(their collection cannot be bounded); use weak values or none");
+    lua_pop(L, 1);
   }
   if (luaL_getmetafield(L, 1, "__metatable") != LUA_TNIL)
     return luaL_error(L, "cannot change a protected metatable");
@@ -70,45 +79,8 @@ int pss_lib_setmetatable(lua_State *L) {
 
 /* ---- load -------------------------------------------------------------------------------- */
 
+/* where a reader function's last result is kept alive while the parser reads it */
 #define READER_SLOT 5
-/* Source bytes the parser gets at a time: each piece is charged before it is parsed, so that a
- * chunk of megabytes (about 12 ms of parsing per megabyte here) cannot run long past the CPU
- * budget in one C call. */
-#define LOAD_PIECE 4096
-
-/* What the reader hands out: the rest of a string (the chunk, or the reader function's last
- * result, kept alive in READER_SLOT), and whether to call the function when it runs out. */
-typedef struct reader_state {
-  const char *s;
-  size_t left;
-  int function;
-} reader_state;
-
-static const char *piece_reader(lua_State *L, void *ud, size_t *size) {
-  reader_state *r = ud;
-  if (r->left == 0 && r->function) {
-    luaL_checkstack(L, 2, "too many nested functions");
-    lua_pushvalue(L, 1);
-    lua_call(L, 0, 1);
-    if (lua_isnil(L, -1)) {
-      lua_pop(L, 1);
-      r->function = 0;
-    } else {
-      if (!lua_isstring(L, -1)) luaL_error(L, "reader function must return a string");
-      lua_replace(L, READER_SLOT);
-      r->s = lua_tolstring(L, READER_SLOT, &r->left);
-      if (r->left == 0) r->function = 0;  /* an empty piece ends the chunk */
-    }
-  }
-  size_t n = r->left < LOAD_PIECE ? r->left : LOAD_PIECE;
-  *size = n;
-  if (n == 0) return NULL;
-  pss_charge(L, n);
-  const char *piece = r->s;
-  r->s += n;
-  r->left -= n;
-  return piece;
-}
 
 int pss_lib_load(lua_State *L) {
   int status;
@@ -122,7 +94,7 @@ int pss_lib_load(lua_State *L) {
                     mode);
     return 2;
   }
-  reader_state r = {s, 0, s == NULL};
+  pss_reader r = {s, 0, s == NULL ? 1 : 0, READER_SLOT};
   const char *chunkname;
   if (s != NULL) {
     r.left = l;
@@ -132,7 +104,7 @@ int pss_lib_load(lua_State *L) {
     luaL_checktype(L, 1, LUA_TFUNCTION);
   }
   lua_settop(L, READER_SLOT);
-  status = lua_load(L, piece_reader, &r, chunkname, "t");
+  status = lua_load(L, pss_read_piece, &r, chunkname, "t");
   pss_check_trip(L);
   if (status != LUA_OK) {
     luaL_pushfail(L);

@@ -1,5 +1,6 @@
 /* Guarded coroutine functions: resume and wrap treat the kill as final, and wrap never
- * closes a killed coroutine (its __close handlers would run with hooks off). */
+ * closes a killed coroutine (its __close handlers would run with hooks off). Both mark the
+ * coroutine as the running Lua thread while it runs, so the limit signal hooks it. */
 #include "pss_lib.h"
 
 /* Nested resets of failed wrapped coroutines, each of which can run __close handlers that
@@ -13,7 +14,10 @@ static int auxresume(lua_State *L, lua_State *co, int narg) {
     return -1;
   }
   lua_xmove(L, co, narg);
+  pss_context *ctx = pss_ctx(L);
+  lua_State *previous = ctx ? pss_enter_thread(ctx, co) : NULL;
   status = lua_resume(co, L, narg, &nres);
+  if (ctx) pss_leave_thread(ctx, previous);
   if (status == LUA_OK || status == LUA_YIELD) {
     if (!lua_checkstack(L, nres + 1)) {
       lua_pop(co, nres);
@@ -57,7 +61,9 @@ static int auxwrap(lua_State *L) {
     if (!killed_before && stat != LUA_OK && stat != LUA_YIELD && ctx != NULL &&
         ctx->nested_resets < MAX_NESTED_RESETS) {
       ctx->nested_resets++;
+      lua_State *previous = pss_enter_thread(ctx, co);  /* its __close handlers run in co */
       stat = lua_resetthread(co);
+      pss_leave_thread(ctx, previous);
       ctx->nested_resets--;
       pss_check_trip(L);
       lua_xmove(co, L, 1);

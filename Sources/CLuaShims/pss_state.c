@@ -134,6 +134,8 @@ static int p_setup(lua_State *L) {
 
   lua_newtable(L);
   copy_all(L, M);
+  set_function(L, lua_gettop(L), "random", pss_lib_random);
+  set_function(L, lua_gettop(L), "randomseed", pss_lib_randomseed);
   lua_setfield(L, E, "math");
 
   lua_newtable(L);
@@ -265,6 +267,9 @@ pss_context *pss_state_new(size_t memory_limit, void *host) {
   pss_buffer_init(&ctx->results);
   atomic_init(&ctx->trip, PSS_TRIP_NONE);
   atomic_init(&ctx->cancel, 0);
+  atomic_init(&ctx->alarm, 0);
+  atomic_init(&ctx->running, NULL);
+  pthread_mutex_init(&ctx->thread_lock, NULL);
   lua_State *L = lua_newstate(pss_alloc, ctx);
   if (L == NULL) {
     free(ctx);
@@ -272,7 +277,7 @@ pss_context *pss_state_new(size_t memory_limit, void *host) {
   }
   ctx->L = L;
   *(pss_context **)lua_getextraspace(L) = ctx;
-  lua_sethook(L, pss_hook, LUA_MASKCOUNT, PSS_HOOK_COUNT);
+  atomic_store(&ctx->running, L);
   lua_pushcfunction(L, p_setup);
   if (lua_pcall(L, 0, 0, 0) != LUA_OK) {
     pss_state_close(ctx);
@@ -286,8 +291,10 @@ void pss_set_host(pss_context *ctx, void *host) { ctx->host = host; }
 
 void pss_state_close(pss_context *ctx) {
   if (ctx == NULL) return;
+  pss_limits_forget(ctx);
   if (ctx->L != NULL) lua_close(ctx->L);
   pss_buffer_free(&ctx->args);
   pss_buffer_free(&ctx->results);
+  pthread_mutex_destroy(&ctx->thread_lock);
   free(ctx);
 }

@@ -18,3 +18,10 @@ int pss_testing_run_plain(const char *source, size_t length) {
 size_t pss_testing_scratch_bytes(pss_context *ctx) {
   return ctx->args.capacity + ctx->results.capacity;
 }
+
+int pss_testing_hooked(pss_context *ctx) {
+  lua_State *running = atomic_load(&ctx->running);
+  int main_hooked = lua_gethookmask(ctx->L) != 0;
+  int running_hooked = running != NULL && lua_gethookmask(running) != 0;
+  return main_hooked | (running_hooked << 1);
+}

@@ -24,9 +24,12 @@ public struct Deadline: Sendable, Hashable, Comparable {
     /// `duration` from now.
     public static func after(_ duration: Duration) -> Deadline { now().advanced(by: duration) }
 
-    /// This deadline moved by `duration`.
+    /// This deadline moved by `duration`, saturating: a deadline past the clock's range is
+    /// the latest one, never a wrapped one in the past.
     public func advanced(by duration: Duration) -> Deadline {
-        Deadline(nanoseconds: nanoseconds &+ duration.nanoseconds)
+        let (sum, overflow) = nanoseconds.addingReportingOverflow(duration.nanoseconds)
+        if overflow { return Deadline(nanoseconds: duration.nanoseconds < 0 ? .min : .max) }
+        return Deadline(nanoseconds: sum)
     }
 
     /// The time left until the deadline (negative when past).

@@ -1,9 +1,9 @@
 import CLuaShims
 import Synchronization
 
-/// A sandboxed Lua 5.4 state: a memory cap, a CPU budget and a wall-clock deadline installed
-/// at creation and never removed, and the safe library of SPEC section 1 from which every run
-/// gets a fresh environment.
+/// A sandboxed Lua 5.4 state: a memory cap, and a CPU budget and a wall-clock deadline armed
+/// for each run as timers of the thread that runs it, and the safe library of SPEC section 1
+/// from which every run gets a fresh environment.
 ///
 /// A sandbox is confined: one thread uses it at a time. ``SandboxExecutor`` hands it to a Lua
 /// thread for a job and does not touch it while the job runs; a sandbox whose job missed its
@@ -60,6 +60,13 @@ public final class LuaSandbox: @unchecked Sendable {
 
     /// Stops the running script at its next check as if its deadline had come. Any thread.
     public func cancel() { pss_cancel(context) }
+
+    /// CPU time the thread of the armed run has used since it was armed, read from any thread
+    /// (for a run given up as stuck); nil when no run is armed.
+    public var runCPUTime: Duration? {
+        let ns = pss_run_cpu_ns(context)
+        return ns < 0 ? nil : .nanoseconds(ns)
+    }
 
     /// The limit that tripped in the current run, if any.
     public var trippedLimit: LimitKind? {

@@ -7,39 +7,52 @@ import Synchronization
 /// Lua recursion through C (a `gsub` callback calling `gsub`, metamethods calling
 /// metamethods) nests deep C frames; on the small stacks of a cooperative pool that is a crash.
 /// These threads have 8 MiB stacks. A job may block (a download), so the pool starts another
-/// thread whenever every thread is busy; a thread stuck for good in a job the watchdog gave up
-/// on costs only itself.
+/// thread whenever every thread is busy, up to ``maxThreads``; past that, jobs wait for a
+/// thread. A job the executor gave up on (stuck in a call nothing interrupts) holds its thread
+/// until it returns: ``isHeldByStuckJobs`` tells when every thread the pool may have is held so.
 public final class LuaThreadPool: Sendable {
     /// The pool every executor uses unless told otherwise.
     public static let shared = LuaThreadPool()
 
     /// The stack size of each thread, in bytes.
     public let stackSize: Int
+    /// The most threads the pool starts.
+    public let maxThreads: Int
 
     private struct State {
         var jobs: [@Sendable () -> Void] = []
         var head = 0
         var idle = 0
         var threads = 0
+        var stuck = 0
     }
 
     private let state = Mutex(State())
     private let available = DispatchSemaphore(value: 0)
 
-    /// A pool whose threads have `stackSize` bytes of stack (at least 1 MiB).
-    public init(stackSize: Int = 8 * 1024 * 1024) {
+    /// A pool of at most `maxThreads` threads (at least 1) whose threads have `stackSize` bytes
+    /// of stack (at least 1 MiB).
+    public init(stackSize: Int = 8 * 1024 * 1024, maxThreads: Int = 64) {
         self.stackSize = max(stackSize, 1024 * 1024)
+        self.maxThreads = max(maxThreads, 1)
     }
 
     /// The number of threads started so far.
     public var threadCount: Int { state.withLock { $0.threads } }
 
-    /// Runs `job` on one of the pool's threads.
+    /// How many abandoned jobs still hold a thread (or wait for one).
+    public var stuckCount: Int { state.withLock { $0.stuck } }
+
+    /// Whether every thread the pool may have is held by a job the executor gave up on: a new
+    /// job would wait until one of them returns, if ever.
+    public var isHeldByStuckJobs: Bool { state.withLock { $0.stuck >= maxThreads } }
+
+    /// Runs `job` on one of the pool's threads (queued while all ``maxThreads`` are busy).
     public func submit(_ job: @escaping @Sendable () -> Void) {
         let startThread = state.withLock { s -> Bool in
             s.jobs.append(job)
             let pending = s.jobs.count - s.head
-            if pending > s.idle {
+            if pending > s.idle, s.threads < maxThreads {
                 s.threads += 1
                 return true
             }
@@ -48,6 +61,12 @@ public final class LuaThreadPool: Sendable {
         available.signal()
         if startThread { start() }
     }
+
+    /// Notes that the executor gave up on a job of this pool.
+    func stuckJobBegan() { state.withLock { $0.stuck += 1 } }
+
+    /// Notes that a job the executor gave up on has returned (or never started).
+    func stuckJobEnded() { state.withLock { $0.stuck -= 1 } }
 
     private func start() {
         let thread = Thread { [self] in work() }

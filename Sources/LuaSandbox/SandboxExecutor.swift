@@ -13,11 +13,16 @@ public enum JobOutcome<Value: Sendable>: Sendable {
 /// Runs jobs on a sandbox on the Lua threads, under a deadline that holds even when the script
 /// is stuck in C code that no hook can interrupt.
 ///
-/// At the deadline the executor calls the caller's `onDeadline` (to cancel downloads) and
-/// cancels the sandbox, so a script in Lua code or in a host call stops at its next check.
+/// The limits themselves (the CPU budget, the deadline) are timers of the Lua thread armed by
+/// ``LuaSandbox/arm(_:)``: they stop a script in Lua code with no help from here. The executor
+/// acts only when a job's deadline comes: it calls the caller's `onDeadline` (to cancel
+/// downloads) and cancels the sandbox, so a script in a host call stops at its next check.
 /// If the job still has not returned after `grace`, the caller gets ``JobOutcome/abandoned``
 /// at once; the job goes on in the background, its result is dropped, and the sandbox is
 /// closed by that thread when — if ever — the job returns.
+///
+/// A job of several phases (a request's `didReceive`, then its `bestAttempt`) runs as one job
+/// on one thread and gives each phase its own deadline with ``JobClock/begin(deadline:onDeadline:)``.
 public struct SandboxExecutor: Sendable {
     /// The threads jobs run on.
     public let pool: LuaThreadPool
@@ -41,90 +46,133 @@ public struct SandboxExecutor: Sendable {
         onDeadline: (@Sendable () -> Void)? = nil,
         _ body: @escaping @Sendable (LuaSandbox) -> Value
     ) async -> JobOutcome<Value> {
+        await run(sandbox, deadline: deadline, grace: grace, onDeadline: onDeadline) { sandbox, _ in body(sandbox) }
+    }
+
+    /// Runs `body` with the sandbox and the job's clock on a Lua thread. The job starts under
+    /// `deadline`; ``JobClock/begin(deadline:onDeadline:)`` replaces it for a later phase.
+    public func run<Value: Sendable>(
+        _ sandbox: LuaSandbox,
+        deadline: Deadline?,
+        grace: Duration = .milliseconds(50),
+        onDeadline: (@Sendable () -> Void)? = nil,
+        _ body: @escaping @Sendable (LuaSandbox, JobClock) -> Value
+    ) async -> JobOutcome<Value> {
         precondition(!sandbox.isAbandoned, "an abandoned sandbox must not be used again")
-        let once = Once<JobOutcome<Value>>()
-        let watchdog = self.watchdog
+        let once = Once<Value>(sandbox: sandbox, watchdog: watchdog, pool: pool, grace: grace)
+        let clock = JobClock(once)
+        let pool = self.pool
         return await withCheckedContinuation { continuation in
             once.set(continuation)
-            if let deadline {
-                let deadlineID = watchdog.schedule(at: deadline) {
-                    // Under the lock, so the cancel cannot reach a later job on this sandbox.
-                    let pending = once.ifPending {
-                        onDeadline?()
-                        sandbox.cancel()
-                    }
-                    guard pending else { return }
-                    let graceID = watchdog.schedule(at: .after(grace)) {
-                        once.finish(.abandoned) { sandbox.markAbandoned() }
-                    }
-                    once.track(graceID, on: watchdog)
-                }
-                once.track(deadlineID, on: watchdog)
-            }
+            if let deadline { once.begin(deadline: deadline, onDeadline: onDeadline) }
             pool.submit {
-                let value = body(sandbox)
+                // A job whose caller was answered before it could start does not start.
+                guard !sandbox.isAbandoned else { return pool.stuckJobEnded() }
+                let value = body(sandbox, clock)
                 // After an abandonment the value is dropped; the last reference to the sandbox
                 // may go with this closure, closing its state on this thread.
-                once.finish(.finished(value))
-                once.cancelTimers(on: watchdog)
+                if !once.finish(value) { pool.stuckJobEnded() }
             }
         }
     }
 }
 
-/// Resumes a continuation exactly once, whoever comes first.
-private final class Once<Value: Sendable>: Sendable {
+/// A running job's hold on its deadline.
+public final class JobClock: Sendable {
+    private let phases: any PhaseClock
+
+    fileprivate init(_ phases: any PhaseClock) { self.phases = phases }
+
+    /// Starts a phase of the job with a deadline of its own: from now on only `deadline` (and
+    /// its grace) applies, and `onDeadline` is what runs when it comes. Call it before arming
+    /// the phase's limits: a cancel meant for the phase before cannot reach this one.
+    public func begin(deadline: Deadline, onDeadline: (@Sendable () -> Void)? = nil) {
+        phases.begin(deadline: deadline, onDeadline: onDeadline)
+    }
+}
+
+private protocol PhaseClock: Sendable {
+    func begin(deadline: Deadline, onDeadline: (@Sendable () -> Void)?)
+}
+
+/// Resumes a continuation exactly once, whoever comes first, and keeps the deadline of the
+/// job's current phase with the watchdog.
+private final class Once<Value: Sendable>: PhaseClock, Sendable {
     private struct State {
-        var continuation: CheckedContinuation<Value, Never>?
+        var continuation: CheckedContinuation<JobOutcome<Value>, Never>?
         var done = false
+        /// The current phase; a deadline or grace action of an earlier one does nothing.
+        var phase = 0
         var timers: [UInt64] = []
     }
 
     private let state = Mutex(State())
+    private let sandbox: LuaSandbox
+    private let watchdog: DeadlineWatchdog
+    private let pool: LuaThreadPool
+    private let grace: Duration
 
-    func set(_ continuation: CheckedContinuation<Value, Never>) {
+    init(sandbox: LuaSandbox, watchdog: DeadlineWatchdog, pool: LuaThreadPool, grace: Duration) {
+        self.sandbox = sandbox
+        self.watchdog = watchdog
+        self.pool = pool
+        self.grace = grace
+    }
+
+    func set(_ continuation: CheckedContinuation<JobOutcome<Value>, Never>) {
         state.withLock { $0.continuation = continuation }
     }
 
-    /// Remembers a watchdog entry to cancel once the job is back, or cancels it now when a
-    /// result was given already (the job may be back and its timers cancelled).
-    func track(_ id: UInt64, on watchdog: DeadlineWatchdog) {
-        let done = state.withLock { s -> Bool in
-            if !s.done { s.timers.append(id) }
-            return s.done
-        }
-        if done { watchdog.cancel(id) }
-    }
-
-    /// Cancels the watchdog entries of a job that is back.
-    func cancelTimers(on watchdog: DeadlineWatchdog) {
-        let timers = state.withLock { s -> [UInt64] in
-            defer { s.timers = [] }
-            return s.timers
-        }
-        timers.forEach(watchdog.cancel)
-    }
-
-    /// Runs `body` under the lock when no result has been given yet.
-    @discardableResult
-    func ifPending(_ body: () -> Void) -> Bool {
+    func begin(deadline: Deadline, onDeadline: (@Sendable () -> Void)?) {
         state.withLock { s in
-            if s.done { return false }
-            body()
-            return true
+            guard !s.done else { return }
+            s.phase += 1
+            s.timers.forEach(watchdog.cancel)
+            let phase = s.phase
+            s.timers = [watchdog.schedule(at: deadline) { [self] in deadlineCame(phase, onDeadline) }]
         }
     }
 
-    /// Gives the result when none was given yet; `claimed` runs first, under the lock.
-    func finish(_ value: Value, claimed: () -> Void = {}) {
-        let continuation = state.withLock { s -> CheckedContinuation<Value, Never>? in
-            guard !s.done else { return nil }
+    /// At a phase's deadline: cancels the sandbox and starts the grace.
+    private func deadlineCame(_ phase: Int, _ onDeadline: (@Sendable () -> Void)?) {
+        state.withLock { s in
+            // Under the lock, so the cancel cannot reach a later phase or job on this sandbox.
+            guard !s.done, s.phase == phase else { return }
+            onDeadline?()
+            sandbox.cancel()
+            s.timers.append(watchdog.schedule(at: .after(grace)) { [self] in graceEnded(phase) })
+        }
+    }
+
+    /// At the end of a phase's grace: the caller is answered and the sandbox abandoned.
+    private func graceEnded(_ phase: Int) {
+        let continuation = state.withLock { s -> CheckedContinuation<JobOutcome<Value>, Never>? in
+            guard !s.done, s.phase == phase else { return nil }
             s.done = true
-            claimed()
+            s.timers = []
+            sandbox.markAbandoned()
+            pool.stuckJobBegan()
             defer { s.continuation = nil }
             return s.continuation
         }
-        continuation?.resume(returning: value)
+        continuation?.resume(returning: .abandoned)
+    }
+
+    /// Gives the job's result when no answer was given yet and cancels its timers. False when
+    /// the caller had been answered already (the job was abandoned).
+    func finish(_ value: Value) -> Bool {
+        let (continuation, timers) = state.withLock { s -> (CheckedContinuation<JobOutcome<Value>, Never>?, [UInt64]) in
+            guard !s.done else { return (nil, []) }
+            s.done = true
+            defer {
+                s.continuation = nil
+                s.timers = []
+            }
+            return (s.continuation, s.timers)
+        }
+        timers.forEach(watchdog.cancel)
+        continuation?.resume(returning: .finished(value))
+        return continuation != nil
     }
 }
 

@@ -11,12 +11,17 @@ public struct FixtureMedia: Sendable, Hashable {
     public var contentType: String?
     /// How long to wait before the response, in milliseconds; default 0.
     public var delayMs: Int
+    /// The body's size when it should be larger than the file: the file's bytes are followed
+    /// by zero bytes up to this many, so a small file stands in for a large one (an 11 MB
+    /// JPEG for the `too large` path). Nil, or no more than the file's size: the file alone.
+    public var sizeBytes: Int?
 
     /// A fixture answer.
-    public init(file: URL? = nil, status: Int = 200, contentType: String? = nil, delayMs: Int = 0) {
+    public init(file: URL? = nil, status: Int = 200, contentType: String? = nil, delayMs: Int = 0, sizeBytes: Int? = nil) {
         self.file = file
         self.status = status
         self.contentType = contentType
         self.delayMs = delayMs
+        self.sizeBytes = sizeBytes
     }
 }

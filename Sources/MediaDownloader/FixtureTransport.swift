@@ -46,7 +46,7 @@ public struct FixtureTransport: Transport {
 
     private static func serve(_ entry: FixtureMedia?, url: URL, to sink: TransferSink, chunkSize: Int) async {
         guard let entry else {
-            sink.finish(error: DownloadError(.network, "no fixture media for '\(url.absoluteString)'"))
+            sink.finish(error: DownloadError(.network, "no media answer for '\(url.absoluteString)' and no network to ask"))
             return
         }
         if entry.delayMs > 0 {
@@ -68,12 +68,20 @@ public struct FixtureTransport: Transport {
             defer { try? handle.close() }
             let size = try handle.seekToEnd()
             try handle.seek(toOffset: 0)
-            headers["Content-Length"] = String(size)
+            let padded = max(Int(size), entry.sizeBytes ?? 0)
+            headers["Content-Length"] = String(padded)
             guard !Task.isCancelled, sink.receive(head: ResponseHead(status: entry.status, headers: headers)) else {
                 return
             }
             while !Task.isCancelled, let chunk = try handle.read(upToCount: chunkSize), !chunk.isEmpty {
                 guard sink.receive(chunk: chunk) else { return }
+                await Task.yield()
+            }
+            var left = padded - Int(size)
+            let zeros = Data(count: min(chunkSize, max(left, 0)))
+            while !Task.isCancelled, left > 0 {
+                guard sink.receive(chunk: left >= zeros.count ? zeros : zeros.prefix(left)) else { return }
+                left -= min(left, zeros.count)
                 await Task.yield()
             }
             if !Task.isCancelled { sink.finish(error: nil) }

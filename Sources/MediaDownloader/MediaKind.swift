@@ -20,6 +20,13 @@ public enum MediaKind: String, Sendable, Hashable, CaseIterable, CustomStringCon
     /// The largest attachment maximum of all kinds (50 MB), the default download limit.
     public static let largestAttachmentMaximumBytes = 50_000_000
 
+    /// The largest attachment maximum among `kinds` (`{image}` → 10 MB, `{image, audio}` →
+    /// 10 MB): the default download limit when only those kinds are accepted. All kinds'
+    /// largest when `kinds` is empty.
+    public static func largestAttachmentMaximumBytes(of kinds: Set<MediaKind>) -> Int {
+        kinds.map(\.attachmentMaximumBytes).max() ?? largestAttachmentMaximumBytes
+    }
+
     /// The kind's name as scripts spell it: `"image"`, `"audio"` or `"video"`.
     public var description: String { rawValue }
 }

@@ -9,4 +9,7 @@ public enum CategoryOption: String, Sendable, Hashable, CaseIterable, Codable {
     case hiddenPreviewsShowTitle
     /// The subtitle shows even when previews are hidden.
     case hiddenPreviewsShowSubtitle
+    /// Siri may read notifications of the category aloud (`allowAnnouncement`, iOS 13–14; later
+    /// versions decide from the user's settings).
+    case allowAnnouncement
 }

@@ -1,5 +1,8 @@
 /// Reads the parts of a category from JSON, naming paths in its errors.
 struct CategoryReader {
+    /// How list elements are counted in errors: 0 (JSON) or 1 (Lua).
+    var firstIndex = 0
+
     /// `path.key`, or `key` at the top.
     func join(_ path: String, _ key: String) -> String {
         path.isEmpty ? key : "\(path).\(key)"
@@ -49,7 +52,7 @@ struct CategoryReader {
         var options: [Option] = []
         for (index, element) in elements.enumerated() {
             guard let name = element.stringValue else {
-                throw CategoryError("\(path)[\(index)] must be an option name (a string)")
+                throw CategoryError("\(path)[\(index + firstIndex)] must be an option name (a string)")
             }
             guard let option = Option(rawValue: name) else {
                 throw CategoryError("\(path): unknown option '\(name)'; use \(Self.names(of: Option.self))")
@@ -59,10 +62,36 @@ struct CategoryReader {
         return options
     }
 
+    /// A list of non-empty strings (`intentIdentifiers`); none when absent.
+    func identifiers(_ value: JSONValue?, _ path: String) throws(CategoryError) -> [String] {
+        guard let value else { return [] }
+        guard let elements = Self.list(value) else {
+            throw CategoryError("\(path) must be a list of strings")
+        }
+        var names: [String] = []
+        for (index, element) in elements.enumerated() {
+            names.append(try identifier(element, "\(path)[\(index + firstIndex)]"))
+        }
+        return names
+    }
+
+    /// `{system = NAME}` or `{template = NAME}`.
+    func icon(_ value: JSONValue, _ path: String) throws(CategoryError) -> ActionIcon {
+        let shape = "{system = NAME} or {template = NAME}"
+        guard case .object(let members) = value, members.count == 1, let (kind, name) = members.first else {
+            throw CategoryError("\(path) must be \(shape)")
+        }
+        switch kind {
+        case "system": return .system(try identifier(name, join(path, "system")))
+        case "template": return .template(try identifier(name, join(path, "template")))
+        default: throw CategoryError("\(path) has no field '\(kind)'; it must be \(shape)")
+        }
+    }
+
     func action(_ value: JSONValue, _ path: String) throws(CategoryError) -> NotificationAction {
         let members = try object(
-            value, path, shape: "{identifier=, title=, options=, textInput=}",
-            allowed: ["identifier", "title", "options", "textInput"]
+            value, path, shape: "{identifier=, title=, options=, textInput=, icon=}",
+            allowed: ["identifier", "title", "options", "textInput", "icon"]
         )
         var action = NotificationAction(
             identifier: try identifier(members["identifier"], join(path, "identifier")),
@@ -76,6 +105,9 @@ struct CategoryReader {
                 buttonTitle: try string(fields["buttonTitle"], join(inputPath, "buttonTitle")),
                 placeholder: try string(fields["placeholder"], join(inputPath, "placeholder"))
             )
+        }
+        if let icon = members["icon"] {
+            action.icon = try self.icon(icon, join(path, "icon"))
         }
         return action
     }

@@ -49,6 +49,22 @@ public struct CategoryRegistry: Sendable, Hashable, Codable {
         return registered.removeFirst()
     }
 
+    /// Removes the registered category of this identifier (`categories.remove`). Declared
+    /// categories are the app's own and are never removed.
+    ///
+    /// - Returns: Whether a registered category was removed.
+    @discardableResult
+    public mutating func remove(_ identifier: String) -> Bool {
+        guard let index = registered.firstIndex(where: { $0.identifier == identifier }) else { return false }
+        registered.remove(at: index)
+        return true
+    }
+
+    /// Whether the category of this identifier is one the app declared.
+    public func isDeclared(_ identifier: String) -> Bool {
+        declared.contains { $0.identifier == identifier }
+    }
+
     /// Whether a category of this identifier is declared or registered.
     public func has(_ identifier: String) -> Bool {
         get(identifier) != nil

@@ -7,26 +7,39 @@ public enum LocaleMatcher: Sendable {
     /// `-`/`_` do not matter.
     ///
     /// - Returns: The element of `available` as given, or nil when no language matches.
+    /// Linear in the number of tags: each is normalised once and looked up by hash, so a
+    /// script cannot make the host compare every tag with every other.
     public static func best(available: [String], preferred: [String]) -> String? {
-        let candidates = available.map { (given: $0, tag: normalized($0)) }
-        for wanted in preferred.map(normalized) {
-            let language = Self.language(of: wanted)
-            if let exact = candidates.first(where: { $0.tag == wanted }) {
-                return exact.given
-            }
-            if let bare = candidates.first(where: { $0.tag == language }) {
-                return bare.given
-            }
-            if let sibling = candidates.first(where: { Self.language(of: $0.tag) == language }) {
-                return sibling.given
-            }
+        guard !available.isEmpty else { return nil }
+        // the first index of each tag, and of each language as a bare tag or as any tag's
+        var byTag: [String: Int] = [:]
+        var byLanguage: [Substring: Int] = [:]
+        byTag.reserveCapacity(available.count)
+        for (index, given) in available.enumerated() {
+            let tag = normalized(given)
+            if byTag[tag] == nil { byTag[tag] = index }
+            let language = Self.language(of: tag)
+            if byLanguage[language] == nil { byLanguage[language] = index }
+        }
+        for wanted in preferred {
+            let tag = normalized(wanted)
+            if let exact = byTag[tag] { return available[exact] }
+            let language = Self.language(of: tag)
+            if let bare = byTag[String(language)] { return available[bare] }
+            if let sibling = byLanguage[language] { return available[sibling] }
         }
         return nil
     }
 
     /// A language tag in lower case with `-` between its parts: `pt_BR` is `pt-br`.
     public static func normalized(_ tag: String) -> String {
-        String(tag.lowercased().map { $0 == "_" ? "-" : $0 })
+        var utf8 = Array(tag.utf8)
+        guard utf8.allSatisfy({ $0 < 0x80 }) else { return String(tag.lowercased().map { $0 == "_" ? "-" : $0 }) }
+        for k in utf8.indices {
+            let c = utf8[k]
+            if c >= 0x41, c <= 0x5a { utf8[k] = c + 0x20 } else if c == 0x5f { utf8[k] = 0x2d }
+        }
+        return String(decoding: utf8, as: UTF8.self)
     }
 
     /// The language of a normalized tag: the part before the first `-`.

@@ -23,12 +23,15 @@ public struct NotificationAction: Sendable, Hashable {
     public var options: [ActionOption]
     /// The text field, for a text input action; nil for a plain button.
     public var textInput: TextInput?
+    /// The button's image (iOS 15+); nil for none.
+    public var icon: ActionIcon?
 
     /// Creates an action.
-    public init(identifier: String, title: String, options: [ActionOption] = [], textInput: TextInput? = nil) {
+    public init(identifier: String, title: String, options: [ActionOption] = [], textInput: TextInput? = nil, icon: ActionIcon? = nil) {
         self.identifier = identifier
         self.title = title
         self.options = options
         self.textInput = textInput
+        self.icon = icon
     }
 }

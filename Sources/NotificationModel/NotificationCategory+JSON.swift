@@ -2,12 +2,16 @@ import Foundation
 
 extension NotificationCategory {
     /// Reads a category in the shape `categories.register` takes and fixtures declare:
-    /// `{identifier, actions: [{identifier, title, options, textInput: {buttonTitle, placeholder}}], options}`.
-    /// `actions` and every `options` may be left out (an empty object counts as an empty list).
+    /// `{identifier, actions: [{identifier, title, options, textInput: {buttonTitle, placeholder},
+    /// icon: {system | template}}], options, intentIdentifiers, hiddenPreviewsBodyPlaceholder,
+    /// categorySummaryFormat}`. `actions`, every `options` and `intentIdentifiers` may be left
+    /// out (an empty object counts as an empty list).
     ///
+    /// - Parameter firstIndex: how errors count list elements: 0 as JSON does
+    ///   (`actions[2]` is the third), 1 as Lua does (`categories.register`).
     /// - Throws: ``CategoryError`` naming the path, e.g. `actions[2].options: unknown option 'foo'; …`.
-    public init(json: JSONValue) throws(CategoryError) {
-        try self.init(json: json, path: "")
+    public init(json: JSONValue, firstIndex: Int = 0) throws(CategoryError) {
+        try self.init(json: json, path: "", firstIndex: firstIndex)
     }
 
     /// Reads a list of categories, as a fixture's `categories` or a `--categories` file holds it.
@@ -37,11 +41,20 @@ extension NotificationCategory {
         return try list(json: value)
     }
 
-    init(json: JSONValue, path: String) throws(CategoryError) {
-        let reader = CategoryReader()
-        let members = try reader.object(json, path, shape: "{identifier=, actions=, options=}", allowed: ["identifier", "actions", "options"])
+    init(json: JSONValue, path: String, firstIndex: Int = 0) throws(CategoryError) {
+        let reader = CategoryReader(firstIndex: firstIndex)
+        let members = try reader.object(
+            json, path, shape: "{identifier=, actions=, options=, intentIdentifiers=}",
+            allowed: ["identifier", "actions", "options", "intentIdentifiers", "hiddenPreviewsBodyPlaceholder", "categorySummaryFormat"])
         identifier = try reader.identifier(members["identifier"], reader.join(path, "identifier"))
         options = try reader.options(members["options"], reader.join(path, "options"), as: CategoryOption.self)
+        intentIdentifiers = try reader.identifiers(members["intentIdentifiers"], reader.join(path, "intentIdentifiers"))
+        hiddenPreviewsBodyPlaceholder = try members["hiddenPreviewsBodyPlaceholder"].map { value throws(CategoryError) in
+            try reader.string(value, reader.join(path, "hiddenPreviewsBodyPlaceholder"))
+        }
+        categorySummaryFormat = try members["categorySummaryFormat"].map { value throws(CategoryError) in
+            try reader.string(value, reader.join(path, "categorySummaryFormat"))
+        }
         actions = []
         let actionsPath = reader.join(path, "actions")
         if let value = members["actions"] {
@@ -49,30 +62,36 @@ extension NotificationCategory {
                 throw CategoryError("\(actionsPath) must be a list of actions")
             }
             for (index, element) in elements.enumerated() {
-                actions.append(try reader.action(element, "\(actionsPath)[\(index)]"))
+                actions.append(try reader.action(element, "\(actionsPath)[\(index + firstIndex)]"))
             }
         }
     }
 
-    /// The category in the shape ``init(json:)`` reads: `actions` and `options` always present,
-    /// `textInput` only on text input actions.
+    /// The category in the shape ``init(json:)`` reads: `actions` and `options` always present;
+    /// `intentIdentifiers` when not empty, the two texts when set; `textInput` and `icon` only
+    /// on actions that have them.
     public var jsonValue: JSONValue {
-        .object([
+        var members: [String: JSONValue] = [
             "identifier": .string(identifier),
             "actions": .array(actions.map(\.jsonValue)),
             "options": .array(options.map { .string($0.rawValue) }),
-        ])
+        ]
+        if !intentIdentifiers.isEmpty { members["intentIdentifiers"] = .array(intentIdentifiers.map { .string($0) }) }
+        if let hiddenPreviewsBodyPlaceholder { members["hiddenPreviewsBodyPlaceholder"] = .string(hiddenPreviewsBodyPlaceholder) }
+        if let categorySummaryFormat { members["categorySummaryFormat"] = .string(categorySummaryFormat) }
+        return .object(members)
     }
 
     /// The order in which ``jsonValue`` is written.
     public static let jsonKeyOrder = JSONKeyOrder(
-        first: ["identifier", "actions", "options"],
+        first: ["identifier", "actions", "options", "intentIdentifiers", "hiddenPreviewsBodyPlaceholder", "categorySummaryFormat"],
         nested: ["actions": NotificationAction.jsonKeyOrder]
     )
 }
 
 extension NotificationAction {
-    /// The action as JSON: `{identifier, title, options, textInput}`, `textInput` only when set.
+    /// The action as JSON: `{identifier, title, options, textInput, icon}`, `textInput` and
+    /// `icon` only when set.
     public var jsonValue: JSONValue {
         var members: [String: JSONValue] = [
             "identifier": .string(identifier),
@@ -82,12 +101,13 @@ extension NotificationAction {
         if let textInput {
             members["textInput"] = ["buttonTitle": .string(textInput.buttonTitle), "placeholder": .string(textInput.placeholder)]
         }
+        if let icon { members["icon"] = icon.jsonValue }
         return .object(members)
     }
 
     /// The order in which ``jsonValue`` is written.
     public static let jsonKeyOrder = JSONKeyOrder(
-        first: ["identifier", "title", "options", "textInput"],
+        first: ["identifier", "title", "options", "textInput", "icon"],
         nested: ["textInput": JSONKeyOrder(first: ["buttonTitle", "placeholder"])]
     )
 }

@@ -24,7 +24,7 @@ public struct Payload: Sendable, Hashable {
     ///
     /// - Throws: ``PayloadError`` when the payload breaks a rule of SPEC §3.
     public init(jsonData data: Data) throws(PayloadError) {
-        try self.init(userInfo: Self.object(from: data), appBundleID: nil)
+        try self.init(userInfo: Self.object(from: data), appBundleID: nil, sentSize: Self.sentSize(ofText: data))
     }
 
     /// Reads and checks a payload from an `.apns` file: its `Simulator Target Bundle` key
@@ -35,13 +35,14 @@ public struct Payload: Sendable, Hashable {
     public init(apnsFileData data: Data) throws(PayloadError) {
         var object = try Self.object(from: data)
         var bundleID: String?
-        if let target = object.removeValue(forKey: Self.simulatorTargetBundleKey) {
+        let target = object.removeValue(forKey: Self.simulatorTargetBundleKey)
+        if let target {
             guard let string = target.stringValue else {
                 throw PayloadError(.invalidValue, "\(Self.simulatorTargetBundleKey) must be a string (the app's bundle identifier)")
             }
             bundleID = string
         }
-        try self.init(userInfo: object, appBundleID: bundleID)
+        try self.init(userInfo: object, appBundleID: bundleID, sentSize: Self.sentSize(ofAPNSText: data, target: target))
     }
 
     /// Checks a payload given as a value, e.g. the inline `payload` of a fixture.
@@ -58,19 +59,27 @@ public struct Payload: Sendable, Hashable {
     ///
     /// - Throws: ``PayloadError`` when the payload breaks a rule of SPEC §3.
     public init(userInfo: [String: JSONValue], appBundleID: String? = nil) throws(PayloadError) {
-        let size: Int
+        try self.init(userInfo: userInfo, appBundleID: appBundleID, sentSize: 0)
+    }
+
+    /// Checks a payload whose text measured `sentSize` bytes as sent (0 when there was no
+    /// text): the larger of that and its compact JSON is what the size limit sees.
+    init(userInfo: [String: JSONValue], appBundleID: String?, sentSize: Int) throws(PayloadError) {
+        let compact: Int
         do {
-            size = try JSONValue.object(userInfo).jsonData().count
+            compact = try JSONValue.object(userInfo).jsonData().count
         } catch {
             throw PayloadError(.invalidJSON, "payload is not valid JSON: \(error.message)")
         }
+        // a text's repeated keys are in its sent size only; escapes shrink in the compact one
+        let size = max(compact, sentSize)
         guard size <= Self.maximumSize else {
             throw PayloadError(.tooLarge, "payload too large: \(size) bytes, APNs allows \(Self.maximumSize)")
         }
         try APSValidator.validate(userInfo)
         self.userInfo = userInfo
         self.appBundleID = appBundleID
-        self.compactSize = size
+        self.compactSize = compact
         self.warnings = NotificationModel.isMutableContent(userInfo) ? [] : [Self.missingMutableContentMessage]
     }
 

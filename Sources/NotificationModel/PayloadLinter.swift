@@ -18,19 +18,23 @@ public enum PayloadLinter: Sendable {
             return [LintFinding(.error, error.message)]
         }
         var findings: [LintFinding] = []
-        if isAPNS, let target = object.removeValue(forKey: Payload.simulatorTargetBundleKey), target.stringValue == nil {
-            findings.append(LintFinding(.error, "\(Payload.simulatorTargetBundleKey) must be a string (the app's bundle identifier)"))
+        var sentSize = Payload.sentSize(ofText: data)
+        if isAPNS, let target = object.removeValue(forKey: Payload.simulatorTargetBundleKey) {
+            sentSize = Payload.sentSize(ofAPNSText: data, target: target)
+            if target.stringValue == nil {
+                findings.append(LintFinding(.error, "\(Payload.simulatorTargetBundleKey) must be a string (the app's bundle identifier)"))
+            }
         }
-        findings += errors(in: object)
+        findings += errors(in: object, sentSize: sentSize)
         findings += plainHTTPWarnings(in: .object(object), path: JSONPath())
         return findings
     }
 
     /// The size, `aps` and `mutable-content` rules, each reported on its own.
-    static func errors(in object: [String: JSONValue]) -> [LintFinding] {
+    static func errors(in object: [String: JSONValue], sentSize: Int = 0) -> [LintFinding] {
         var findings: [LintFinding] = []
         do {
-            _ = try Payload(userInfo: object)
+            _ = try Payload(userInfo: object, appBundleID: nil, sentSize: sentSize)
         } catch where error.kind == .tooLarge || error.kind == .invalidJSON {
             findings.append(LintFinding(.error, error.message))
         } catch {

@@ -86,10 +86,12 @@ final class CategoryStore: Sendable {
 
     /// Registers (or replaces) a category. With a state file, it is added to the file under its
     /// lock; when that fails, it is registered in this process only, and `report` says so.
+    /// When the registered categories pass ``CategoryRegistry/maximumRegisteredCount``, the
+    /// oldest registered one is removed, and `report` says which.
     func register(_ category: NotificationCategory, report: Report = { _ in }) {
         state.withLock { s in
             guard let file else {
-                s.registry.register(category)
+                if let dropped = s.registry.register(category) { report(Self.pruned(dropped.identifier)) }
                 return
             }
             do {
@@ -100,7 +102,9 @@ final class CategoryStore: Sendable {
                     persisted.removeAll { $0.category.identifier == category.identifier }
                     persisted.append(Persisted(category))
                     if persisted.count > CategoryRegistry.maximumRegisteredCount {
-                        persisted.removeFirst(persisted.count - CategoryRegistry.maximumRegisteredCount)
+                        let excess = persisted.count - CategoryRegistry.maximumRegisteredCount
+                        for entry in persisted.prefix(excess) { report(Self.pruned(entry.category.identifier)) }
+                        persisted.removeFirst(excess)
                     }
                     let data = Self.fileData(persisted)
                     s.signature = try file.write(data)
@@ -110,8 +114,46 @@ final class CategoryStore: Sendable {
                     if changedElsewhere { rebuild(&s) } else { s.registry.register(category) }
                 }
             } catch {
-                s.registry.register(category)
+                if let dropped = s.registry.register(category) { report(Self.pruned(dropped.identifier)) }
                 report("categories: \(Self.message(error)); '\(category.identifier)' is registered in this process only")
+            }
+        }
+    }
+
+    /// The host's log line for a registered category removed to make room.
+    static func pruned(_ identifier: String) -> String {
+        "categories: '\(identifier)' was removed, the oldest of \(CategoryRegistry.maximumRegisteredCount) registered categories (an app keeps at most \(CategoryRegistry.maximumRegisteredCount); declared ones are never removed)"
+    }
+
+    /// Removes a registered category (declared ones stay). With a state file, it is removed
+    /// from the file under its lock. Returns whether one was removed.
+    func remove(_ identifier: String, report: Report = { _ in }) -> Bool {
+        state.withLock { s in
+            guard let file else { return s.registry.remove(identifier) }
+            do {
+                return try file.withLock {
+                    let list = try load(file, known: s, report: report)
+                    var persisted = list.categories
+                    guard let index = persisted.firstIndex(where: { $0.category.identifier == identifier }) else {
+                        s.persisted = persisted
+                        s.bytes = list.bytes
+                        s.signature = list.signature
+                        s.loaded = true
+                        rebuild(&s)
+                        return false
+                    }
+                    persisted.remove(at: index)
+                    let data = Self.fileData(persisted)
+                    s.signature = try file.write(data)
+                    s.bytes = data
+                    s.persisted = persisted
+                    s.loaded = true
+                    rebuild(&s)
+                    return true
+                }
+            } catch {
+                report("categories: \(Self.message(error)); '\(identifier)' is removed in this process only")
+                return s.registry.remove(identifier)
             }
         }
     }

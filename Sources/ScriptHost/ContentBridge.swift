@@ -13,11 +13,11 @@ extension HostedSandbox {
             attach(binding, file: call[1], options: call[2])
         }
         method("removeAttachments", usage: "removeAttachments()") { binding, _ in
-            _ = binding.run.write(binding.token) { $0.content.removeAllAttachments() }
+            _ = binding.run.write(binding.phase) { $0.content.removeAllAttachments() }
             return .none
         }
         method("suppress", usage: "suppress()") { binding, _ in
-            _ = binding.run.write(binding.token) { $0.suppressed = true }
+            _ = binding.run.write(binding.phase) { $0.suppressed = true }
             return .none
         }
         contentClass = sandbox.defineClass(
@@ -69,7 +69,7 @@ extension HostedSandbox {
     /// Sets a field of the request's content: nil when the phase may no longer write, else
     /// the message of a refused value or nil.
     private func set(_ field: ContentField, to json: JSONValue?, _ binding: Binding) -> String?? {
-        binding.run.write(binding.token) { state -> String? in
+        binding.run.write(binding.phase) { state -> String? in
             do throws(ContentFieldError) {
                 try state.content.set(field, to: json)
                 return nil

@@ -3,8 +3,10 @@ import NotificationModel
 
 extension DeliveryResult {
     /// The result as SPEC section 2 writes it: `outcome`, `reason` (fallback only),
-    /// `suppressed` (only when true), `content`, `logs`, `stats`, `registeredCategories` when
-    /// the request registered any, and `posts` when it posted.
+    /// `suppressed` (only when true), `content`, `logs`, `stats`; then what the request
+    /// registered with `categories.register`, in order and always present (empty when
+    /// nothing): `registeredCategories`, their identifiers, and `categories`, the categories
+    /// whole in the shape `categories.register` takes; and `posts` when it posted.
     public var jsonValue: JSONValue {
         var object: [String: JSONValue] = [
             "outcome": .string(outcome.rawValue),
@@ -20,9 +22,8 @@ extension DeliveryResult {
             object["reason"] = .object(["kind": .string(reason.kind.rawValue), "message": .string(reason.message)])
         }
         if suppressed { object["suppressed"] = .bool(true) }
-        if !registeredCategories.isEmpty {
-            object["registeredCategories"] = .array(registeredCategories.map { .string($0) })
-        }
+        object["registeredCategories"] = .array(registeredCategories.map { .string($0) })
+        object["categories"] = .array(categories.map(\.jsonValue))
         if !posts.isEmpty {
             object["posts"] = .array(posts.map(\.jsonValue))
         }
@@ -32,8 +33,8 @@ extension DeliveryResult {
     /// The key order of the result object.
     public static let keyOrder: JSONKeyOrder = {
         var order = JSONKeyOrder.result
-        order.first.append("registeredCategories")
-        order.first.append("posts")
+        order.first.append(contentsOf: ["registeredCategories", "categories", "posts"])
+        order.nested["categories"] = NotificationCategory.jsonKeyOrder
         return order
     }()
 

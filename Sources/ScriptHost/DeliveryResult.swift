@@ -69,15 +69,19 @@ public struct DeliveryResult: Sendable {
     public var logs: [LogEntry]
     /// Time and memory.
     public var stats: Stats
-    /// Categories the request registered, in order.
+    /// The identifiers of the categories the request registered, in order.
     public var registeredCategories: [String]
+    /// The categories the request registered, whole (actions with titles, options, icons,
+    /// text input), in order.
+    public var categories: [NotificationCategory]
     /// The posts `http.post` made, in order.
     public var posts: [PostRecord]
 
     /// A result.
     public init(
         outcome: Outcome, reason: Reason?, suppressed: Bool = false, content: NotificationContent,
-        logs: [LogEntry] = [], stats: Stats, registeredCategories: [String] = [], posts: [PostRecord] = []
+        logs: [LogEntry] = [], stats: Stats, registeredCategories: [String] = [], categories: [NotificationCategory] = [],
+        posts: [PostRecord] = []
     ) {
         self.outcome = outcome
         self.reason = reason
@@ -86,6 +90,7 @@ public struct DeliveryResult: Sendable {
         self.logs = logs
         self.stats = stats
         self.registeredCategories = registeredCategories
+        self.categories = categories
         self.posts = posts
     }
 }

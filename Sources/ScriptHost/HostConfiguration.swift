@@ -27,8 +27,13 @@ public struct HostConfiguration: Sendable {
     /// Where downloads and attachments go, one folder per request.
     public var attachmentDirectory: URL
     /// When true, URLs that ``media`` and a request's media do not list fail with `network`
-    /// instead of going to the network (fixtures).
+    /// instead of going to the network (fixtures, `--offline`).
     public var offline: Bool
+    /// The media directory (`--media-dir`): files the app ships or keeps for its scripts,
+    /// which `content:attach{path = …}` may attach (a relative path is taken inside it), as
+    /// an extension reads files of its bundle or App Group. Nil for none: then `{path = …}`
+    /// names only files of this request's downloads and of media answers.
+    public var mediaDirectory: URL?
 
     /// A configuration with SPEC's defaults.
     public init(
@@ -36,7 +41,8 @@ public struct HostConfiguration: Sendable {
         categories: [NotificationCategory] = [], keys: [String: [UInt8]] = [:], allowHTTPHosts: Set<String> = [],
         allowPostHosts: Set<String> = [],
         media: [String: MediaAnswer] = [:], libraryDirectories: [URL] = [], stateDirectory: URL? = nil,
-        attachmentDirectory: URL = HostConfiguration.defaultAttachmentDirectory, offline: Bool = false
+        attachmentDirectory: URL = HostConfiguration.defaultAttachmentDirectory, offline: Bool = false,
+        mediaDirectory: URL? = nil
     ) {
         self.limits = limits
         self.locales = locales.isEmpty ? ["en"] : locales
@@ -50,6 +56,7 @@ public struct HostConfiguration: Sendable {
         self.stateDirectory = stateDirectory
         self.attachmentDirectory = attachmentDirectory
         self.offline = offline
+        self.mediaDirectory = mediaDirectory
     }
 
     /// `pushscript-attachments` in the temporary directory.

@@ -25,10 +25,11 @@ final class HostServices: Sendable {
         }
     }
 
-    /// The downloader for a request: its media answers first, then the network unless offline.
-    func downloader(media: [String: MediaAnswer]) -> MediaDownloader {
+    /// The downloader for a request: its media answers first, then the network unless offline;
+    /// plain `http` for `allowHTTPHosts` (the host's when nil).
+    func downloader(media: [String: MediaAnswer], allowHTTPHosts: Set<String>? = nil) -> MediaDownloader {
         let transport = RoutingTransport(
             media: FixtureTransport(media: media), network: configuration.offline ? nil : network)
-        return MediaDownloader(transport: transport, policy: DownloadPolicy(allowingHTTPFor: configuration.allowHTTPHosts))
+        return MediaDownloader(transport: transport, policy: DownloadPolicy(allowingHTTPFor: allowHTTPHosts ?? configuration.allowHTTPHosts))
     }
 }

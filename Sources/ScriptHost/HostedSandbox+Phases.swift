@@ -3,7 +3,7 @@ import NotificationModel
 
 /// What `didReceive` left for the rest of the request.
 struct MainPhase: Sendable {
-    enum End: Sendable {
+    enum End: Sendable, Hashable {
         case completed
         /// The script never ran: the original content is delivered.
         case load(String)
@@ -13,8 +13,7 @@ struct MainPhase: Sendable {
 
     var end: End
     var hasBestAttempt = false
-    var cpu: Duration = .zero
-    var peak = 0
+    var cost = PhaseCost()
     /// The environment and objects `bestAttempt` runs with, when it is to run.
     var session: Session?
 }
@@ -26,71 +25,119 @@ struct Session: Sendable {
     let content: LuaReference
 }
 
-/// What a `bestAttempt` run cost.
-struct BestAttemptPhase: Sendable {
+/// What a phase cost: CPU time on its thread and the state's peak memory.
+struct PhaseCost: Sendable, Hashable {
     var cpu: Duration = .zero
     var peak = 0
+
+    static func + (a: PhaseCost, b: PhaseCost) -> PhaseCost {
+        PhaseCost(cpu: a.cpu + b.cpu, peak: max(a.peak, b.peak))
+    }
+}
+
+/// What a request's job hands back: how `didReceive` ended (its `bestAttempt` ran already, if
+/// it was to run) and what the job cost.
+struct RequestOutcome: Sendable {
+    var end: MainPhase.End
+    var cost: PhaseCost
 }
 
 extension HostedSandbox {
-    /// Runs the chunk and `didReceive` under the request's limits. On the Lua thread.
-    func runMain(_ run: RequestRun, script: Script) -> MainPhase {
-        binding = Binding(run: run, token: 1)
+    /// Runs the whole request on this thread: the chunk, `didReceive`, and `bestAttempt` when
+    /// `didReceive` did not finish, each phase under its own deadline on `clock`.
+    func runRequest(_ run: RequestRun, script: Script, clock: JobClock) -> RequestOutcome {
+        let main = runMain(run, script: script)
+        var outcome = RequestOutcome(end: main.end, cost: main.cost)
+        guard let session = main.session else { return outcome }
+        guard case .failed(let reason) = main.end,
+              run.advance(from: .didReceive, to: .bestAttempt, stage: .bestAttempt(after: reason))
+        else {
+            finish(session)
+            return outcome
+        }
+        clock.begin(deadline: .after(run.limits.bestAttemptTime), onDeadline: { run.cancelDownloads() })
+        outcome.cost = outcome.cost + runBestAttempt(run, session: session, reason: reason)
+        return outcome
+    }
+
+    /// Runs a Swift rule in place of `didReceive`, as a script's phase runs. On the Lua thread.
+    func runNative(_ run: RequestRun, _ rule: NativeRule) -> PhaseCost {
+        sandbox.resetMemoryPeak()
+        let limits = RunLimits(cpuTime: run.limits.cpuTime, memoryBytes: run.limits.memoryBytes, deadline: run.deadline)
+        let (_, cpu) = inPhase(run, .didReceive, limits) {
+            run.record(.didReceive, in: .didReceive)
+            _ = run.write(.didReceive) { rule(&$0.content) }
+        }
+        return PhaseCost(cpu: cpu, peak: sandbox.memoryPeak)
+    }
+
+    /// Runs `body` as `phase` of `run` under `limits`: the host functions serve `run` for
+    /// that phase, the limits are armed around it, and its CPU time is measured.
+    private func inPhase<T>(_ run: RequestRun, _ phase: RequestPhase, _ limits: RunLimits, _ body: () -> T) -> (T, Duration) {
+        binding = Binding(run: run, phase: phase)
         defer { binding = nil }
         let cpuStart = currentThreadCPUTime()
+        sandbox.arm(limits)
+        let value = body()
+        sandbox.disarm()
+        return (value, currentThreadCPUTime() - cpuStart)
+    }
+
+    /// Runs the chunk and `didReceive` under the request's limits. The phase keeps its
+    /// session only when `bestAttempt` is to run in it.
+    func runMain(_ run: RequestRun, script: Script) -> MainPhase {
         sandbox.resetMemoryPeak()
-        sandbox.arm(RunLimits(cpuTime: run.limits.cpuTime, memoryBytes: run.limits.memoryBytes, deadline: run.deadline))
-        defer { sandbox.disarm() }
-        var phase = prepare(run, script: script)
-        guard let session = phase.session else {
-            phase.cpu = currentThreadCPUTime() - cpuStart
-            phase.peak = sandbox.memoryPeak
+        let limits = RunLimits(cpuTime: run.limits.cpuTime, memoryBytes: run.limits.memoryBytes, deadline: run.deadline)
+        var (phase, cpu) = inPhase(run, .didReceive, limits) { () -> MainPhase in
+            var phase = prepare(run, script: script)
+            guard let session = phase.session else { return phase }
+            switch sandbox.call("didReceive", in: session.environment, arguments: [session.request, session.content]) {
+            case .completed, .missing: phase.end = .completed
+            case .error(let message): phase.end = .failed(.init(kind: .error, message: message))
+            case .limit(let kind): phase.end = .failed(DeliveryResult.Reason.limit(kind, run.limits))
+            }
+            if let problem = readBackUserInfo(Binding(run: run, phase: .didReceive), object: session.content) {
+                if case .completed = phase.end {
+                    phase.end = .failed(.init(kind: .error, message: problem))
+                } else {
+                    run.log(.warn, problem, host: true)
+                }
+            }
             return phase
         }
-        let status = sandbox.call("didReceive", in: session.environment, arguments: [session.request, session.content])
-        switch status {
-        case .completed, .missing: phase.end = .completed
-        case .error(let message): phase.end = .failed(.init(kind: .error, message: message))
-        case .limit(let kind): phase.end = .failed(Self.limitReason(kind, run.limits))
-        }
-        if let problem = readBackUserInfo(Binding(run: run, token: 1), object: session.content) {
-            if case .completed = phase.end {
-                phase.end = .failed(.init(kind: .error, message: problem))
-            } else {
-                run.log(.warn, problem, host: true)
-            }
-        }
-        phase.cpu = currentThreadCPUTime() - cpuStart
         // The budget is also checked when the handler returns: C code runs without the hook.
-        if case .completed = phase.end, phase.cpu > run.limits.cpuTime {
+        if case .completed = phase.end, phase.session != nil, cpu > run.limits.cpuTime {
             sandbox.markLimitHit()
-            phase.end = .failed(Self.limitReason(.cpu, run.limits))
+            phase.end = .failed(DeliveryResult.Reason.limit(.cpu, run.limits))
         }
-        phase.peak = sandbox.memoryPeak
+        phase.cost = PhaseCost(cpu: cpu, peak: sandbox.memoryPeak)
         if case .failed = phase.end, phase.hasBestAttempt { return phase }
-        finish(session)
+        if let session = phase.session { finish(session) }
         phase.session = nil
         return phase
     }
 
     /// Compiles the script if needed, makes a fresh environment, runs the chunk and makes the
     /// request's objects. A phase with a session when `didReceive` can be called.
-    private func prepare(_ run: RequestRun, script: Script) -> MainPhase {
+    private func prepare(_ run: RequestRun, script: Script, recording: Bool = true) -> MainPhase {
         let chunk: CompiledChunk
         switch self.chunk(for: script) {
         case .compiled(let compiled): chunk = compiled
-        case .failed(let status): return MainPhase(end: .load(Self.loadMessage(status, script: script, run.limits)))
+        case .failed(let status): return MainPhase(end: .load(DeliveryResult.Reason.loadMessage(status, script: script.name, run.limits)))
         }
         installNewHooks()
         moduleBase = script.directory
         guard let environment = makeRequestEnvironment() else {
             return MainPhase(end: .load("not enough memory to set up \(script.name)"))
         }
-        switch sandbox.run(chunk, in: environment) {
+        if recording { run.record(.loading, in: .didReceive) }
+        let loaded = sandbox.run(chunk, in: environment)
+        if recording { run.record(.didReceive, in: .didReceive) }
+        switch loaded {
         case .completed, .missing: break
         case let status:
             sandbox.release(environment)
-            return MainPhase(end: .load(Self.loadMessage(status, script: script, run.limits)))
+            return MainPhase(end: .load(DeliveryResult.Reason.loadMessage(status, script: script.name, run.limits)))
         }
         guard sandbox.typeOfGlobal("didReceive", in: environment) == "function" else {
             sandbox.release(environment)
@@ -99,67 +146,92 @@ extension HostedSandbox {
         let hasBestAttempt = sandbox.typeOfGlobal("bestAttempt", in: environment) == "function"
         guard let request = makeRequestValue(run) else {
             sandbox.release(environment)
-            return MainPhase(end: .failed(Self.limitReason(.memory, run.limits)))
+            return MainPhase(end: .failed(DeliveryResult.Reason.limit(.memory, run.limits)))
         }
         guard let content = makeContentObject(run) else {
             sandbox.release(environment)
             sandbox.release(request)
-            return MainPhase(end: .failed(Self.limitReason(.memory, run.limits)))
+            return MainPhase(end: .failed(DeliveryResult.Reason.limit(.memory, run.limits)))
         }
         return MainPhase(
             end: .completed, hasBestAttempt: hasBestAttempt,
             session: Session(environment: environment, request: request, content: content))
     }
 
-    /// Runs `bestAttempt(content, reason)` under its own small budget. On the Lua thread.
-    func runBestAttempt(_ run: RequestRun, session: Session, reason: DeliveryResult.Reason, token: Int) -> BestAttemptPhase {
-        binding = Binding(run: run, token: token)
-        defer { binding = nil }
-        let cpuStart = currentThreadCPUTime()
-        sandbox.arm(RunLimits(
+    /// The longest reason message `bestAttempt` is given whole; a longer one is cut to it when
+    /// it does not fit in the state.
+    static let bestAttemptMessageCut = 1024
+
+    /// Runs `bestAttempt(content, reason, request)` under its own small budget, then lets go of
+    /// the session.
+    func runBestAttempt(_ run: RequestRun, session: Session, reason: DeliveryResult.Reason) -> PhaseCost {
+        let limits = RunLimits(
             cpuTime: run.limits.bestAttemptCPUTime,
             memoryBytes: max(sandbox.memoryUsed, run.limits.memoryBytes) + run.limits.bestAttemptMemoryHeadroom,
-            deadline: .after(run.limits.bestAttemptTime)))
-        defer { sandbox.disarm() }
-        let reasonTable = LuaValue.table(LuaTable(fields: [("kind", .text(reason.kind.rawValue)), ("message", .text(reason.message))]))
-        if let reasonValue = sandbox.makeValue(reasonTable) {
-            let status = sandbox.call("bestAttempt", in: session.environment, arguments: [session.content, reasonValue])
-            sandbox.release(reasonValue)
-            switch status {
-            case .completed, .missing:
-                // Its budget is also checked when it returns: C code runs without the hook.
-                if currentThreadCPUTime() - cpuStart > run.limits.bestAttemptCPUTime {
-                    sandbox.markLimitHit()
-                    run.log(.warn, "bestAttempt returned past its budget: \(Self.bestAttemptLimitMessage(.cpu, run.limits))", host: true)
-                }
-            case .error(let message): run.log(.warn, "bestAttempt failed: \(message)", host: true)
-            case .limit(let kind): run.log(.warn, "bestAttempt was stopped: \(Self.bestAttemptLimitMessage(kind, run.limits))", host: true)
+            deadline: .after(run.limits.bestAttemptTime))
+        let (returned, cpu) = inPhase(run, .bestAttempt, limits) { () -> Bool in
+            guard let reasonValue = makeReasonValue(reason, limits) else {
+                run.log(.warn, "bestAttempt was not called: not even a shortened reason fits in the script's memory", host: true)
+                return false
             }
+            let status = sandbox.call("bestAttempt", in: session.environment, arguments: [session.content, reasonValue, session.request])
+            sandbox.release(reasonValue)
+            var returned = false
+            switch status {
+            case .completed, .missing: returned = true
+            case .error(let message): run.log(.warn, "bestAttempt failed: \(message)", host: true)
+            case .limit(let kind): run.log(.warn, "bestAttempt was stopped: \(DeliveryResult.Reason.bestAttemptLimit(kind, run.limits))", host: true)
+            }
+            if let problem = readBackUserInfo(Binding(run: run, phase: .bestAttempt), object: session.content) {
+                run.log(.warn, "bestAttempt: \(problem)", host: true)
+            }
+            return returned
         }
-        if let problem = readBackUserInfo(Binding(run: run, token: token), object: session.content) {
-            run.log(.warn, "bestAttempt: \(problem)", host: true)
+        // Its budget is also checked when it returns: C code runs without the hook.
+        if returned, cpu > run.limits.bestAttemptCPUTime {
+            sandbox.markLimitHit()
+            run.log(.warn, "bestAttempt returned past its budget: \(DeliveryResult.Reason.bestAttemptLimit(.cpu, run.limits))", host: true)
         }
         finish(session)
-        return BestAttemptPhase(cpu: currentThreadCPUTime() - cpuStart, peak: sandbox.memoryPeak)
+        return PhaseCost(cpu: cpu, peak: sandbox.memoryPeak)
+    }
+
+    /// The `reason` table: whole, or with its message cut when the whole does not fit (the
+    /// refused allocation is forgotten: the limits are armed again).
+    private func makeReasonValue(_ reason: DeliveryResult.Reason, _ limits: RunLimits) -> LuaReference? {
+        func table(_ message: String) -> LuaValue {
+            .table(LuaTable(fields: [("kind", .text(reason.kind.rawValue)), ("message", .text(message))]))
+        }
+        if let value = sandbox.makeValue(table(reason.message)) { return value }
+        let utf8 = reason.message.utf8
+        guard utf8.count > Self.bestAttemptMessageCut else { return nil }
+        sandbox.collectGarbage()
+        sandbox.arm(limits)
+        let cut = String(decoding: utf8.prefix(Self.bestAttemptMessageCut), as: UTF8.self)
+        return sandbox.makeValue(table("\(cut)… (cut from \(utf8.count) bytes)"))
     }
 
     /// Runs the script from scratch in this (fresh) sandbox and calls only `bestAttempt`: the
     /// state that ran `didReceive` is stuck and abandoned.
-    func runBestAttemptFresh(_ run: RequestRun, script: Script, reason: DeliveryResult.Reason, token: Int) -> BestAttemptPhase {
-        binding = Binding(run: run, token: token)
+    func runBestAttemptFresh(_ run: RequestRun, script: Script, reason: DeliveryResult.Reason) -> PhaseCost {
         sandbox.resetMemoryPeak()
-        sandbox.arm(RunLimits(
+        let limits = RunLimits(
             cpuTime: run.limits.bestAttemptCPUTime, memoryBytes: run.limits.memoryBytes + run.limits.bestAttemptMemoryHeadroom,
-            deadline: .after(run.limits.bestAttemptTime)))
-        let phase = prepare(run, script: script)
-        sandbox.disarm()
-        binding = nil
-        guard let session = phase.session else { return BestAttemptPhase() }
+            deadline: .after(run.limits.bestAttemptTime))
+        let (phase, cpu) = inPhase(run, .bestAttempt, limits) { prepare(run, script: script, recording: false) }
+        guard let session = phase.session else {
+            if case .load(let message) = phase.end {
+                run.log(.warn, "bestAttempt was not called: the script did not load again in a fresh state: \(message)", host: true)
+            } else {
+                run.log(.warn, "bestAttempt was not called: a fresh state could not be set up for it", host: true)
+            }
+            return PhaseCost(cpu: cpu, peak: sandbox.memoryPeak)
+        }
         guard phase.hasBestAttempt else {
             finish(session)
-            return BestAttemptPhase()
+            return PhaseCost(cpu: cpu, peak: sandbox.memoryPeak)
         }
-        return runBestAttempt(run, session: session, reason: reason, token: token)
+        return PhaseCost(cpu: cpu, peak: 0) + runBestAttempt(run, session: session, reason: reason)
     }
 
     /// Lets go of a request's Lua values; collects garbage when the state holds a lot, so the
@@ -169,42 +241,5 @@ extension HostedSandbox {
         sandbox.release(session.request)
         sandbox.release(session.environment)
         if sandbox.memoryUsed > 512 * 1024 { sandbox.collectGarbage() }
-    }
-
-    static func limitReason(_ kind: LimitKind, _ limits: ScriptLimits) -> DeliveryResult.Reason {
-        switch kind {
-        case .cpu:
-            return .init(kind: .cpu, message: "the script used more than its \(Self.ms(limits.cpuTime)) ms of CPU")
-        case .memory:
-            return .init(kind: .memory, message: "the script's Lua state needed more than \(Self.mib(limits.memoryBytes)) of memory")
-        case .time:
-            return .init(kind: .time, message: "the deadline of \(Self.ms(limits.time)) ms came before didReceive returned")
-        }
-    }
-
-    static func bestAttemptLimitMessage(_ kind: LimitKind, _ limits: ScriptLimits) -> String {
-        switch kind {
-        case .cpu: return "it used more than its \(ms(limits.bestAttemptCPUTime)) ms of CPU"
-        case .memory: return "it needed more than its \(mib(limits.bestAttemptMemoryHeadroom)) of extra memory"
-        case .time: return "it ran longer than its \(ms(limits.bestAttemptTime)) ms"
-        }
-    }
-
-    static func loadMessage(_ status: RunStatus, script: Script, _ limits: ScriptLimits) -> String {
-        switch status {
-        case .error(let message): return message
-        case .limit(.time): return "\(script.name) did not load: the deadline of \(ms(limits.time)) ms came while its chunk ran"
-        case .limit(let kind): return "\(script.name) did not load: \(limitReason(kind, limits).message)"
-        case .completed, .missing: return "\(script.name) did not load"
-        }
-    }
-
-    static func ms(_ d: Duration) -> String {
-        let v = d.milliseconds
-        return v == v.rounded() ? String(Int(v)) : String(v)
-    }
-
-    static func mib(_ bytes: Int) -> String {
-        bytes % (1 << 20) == 0 ? "\(bytes >> 20) MiB" : "\(bytes) bytes"
     }
 }

@@ -5,7 +5,7 @@ import NotificationModel
 /// The request a sandbox's host functions serve while a job runs, and the phase writing.
 struct Binding {
     let run: RequestRun
-    let token: Int
+    let phase: RequestPhase
 }
 
 /// A sandbox of one app with the host's script API installed: the modules of SPEC section 1,
@@ -54,9 +54,9 @@ final class HostedSandbox: SandboxHolding, @unchecked Sendable {
         installHTTP()
     }
 
-    /// The request being served, if `token` may still write.
+    /// The request being served, if its phase may still write.
     var active: Binding? {
-        guard let binding, binding.run.isActive(binding.token) else { return nil }
+        guard let binding, binding.run.isActive(binding.phase) else { return nil }
         return binding
     }
 

@@ -65,10 +65,11 @@ final class KeyValueStore: Sendable {
         }
     }
 
-    /// Adds `by` to the number at `key` (0 when unset) atomically; returns the new number.
-    func increment(_ key: String, by: JSONValue, report: Report) throws(StoreError) -> JSONValue {
+    /// Adds `by` to the number at `key` (0 when unset) atomically, the sum held within
+    /// `bounds`; returns the new number.
+    func increment(_ key: String, by: JSONValue, within bounds: ClosedBounds = ClosedBounds(), report: Report) throws(StoreError) -> JSONValue {
         try update("increment", report: report) { (values: inout [String: JSONValue]) throws(StoreError) -> JSONValue in
-            let next = try Self.add(values[key], by, key: key)
+            let next = bounds.clamp(try Self.add(values[key], by, key: key))
             values[key] = next
             return next
         }
@@ -185,5 +186,21 @@ final class KeyValueStore: Sendable {
         } catch {
             throw StoreError(message: "store: \(error)")
         }
+    }
+}
+
+/// The bounds of `store.increment(key, by, {min =, max =})`: either may be absent.
+struct ClosedBounds: Sendable {
+    var min: JSONValue?
+    var max: JSONValue?
+
+    /// `value` when within the bounds, else the bound it passed. A sum that reaches a bound
+    /// only as a float (an integer overflow to `2^63` against `max = math.maxinteger`) is
+    /// the bound itself.
+    func clamp(_ value: JSONValue) -> JSONValue {
+        guard let n = value.doubleValue else { return value }
+        if let min, let bound = min.doubleValue, n < bound || (n == bound && value != min) { return min }
+        if let max, let bound = max.doubleValue, n > bound || (n == bound && value != max) { return max }
+        return value
     }
 }

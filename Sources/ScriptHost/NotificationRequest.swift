@@ -22,6 +22,10 @@ public struct NotificationRequest: Sendable {
     public var http: [String: PostAnswer]
     /// Hosts `http.post` may post to in this request, besides the host's (a fixture's `allowPost`).
     public var allowPostHosts: Set<String>
+    /// Hosts this request may also reach over plain `http` (a fixture's `allowHttp`).
+    public var allowHTTPHosts: Set<String> = []
+    /// Localized strings for this request, in place of the host's (a fixture's `strings`).
+    public var strings: [String: String]?
 
     /// A request for a payload.
     public init(

@@ -7,9 +7,9 @@ import Synchronization
 ///
 /// The script's thread writes here through the content bridge while the delivering side waits;
 /// every accepted write lands at once, so a script stopped half-way still leaves its best
-/// attempt. Each phase (`didReceive`, `bestAttempt`) writes with a token; when the host gives
-/// up on a phase (its state is stuck) it revokes that token, and the stuck thread can no
-/// longer change what is delivered.
+/// attempt. Each write names the phase it comes from (``RequestPhase``); only the current
+/// phase's writes land. When the host gives up on a phase (its state is stuck) it moves the
+/// request on, and the stuck thread can no longer change what is delivered.
 final class RequestRun: Sendable {
     let identifier: String
     let app: String?
@@ -21,6 +21,8 @@ final class RequestRun: Sendable {
     let original: NotificationContent
     let keys: [String: [UInt8]]
     let media: [String: MediaAnswer]
+    /// Hosts that may be reached over plain `http`: the host's and the request's.
+    let allowHTTPHosts: Set<String>
     /// Answers for posts, and where posts may go.
     let http: [String: PostAnswer]
     let postPolicy: PostPolicy
@@ -33,8 +35,12 @@ final class RequestRun: Sendable {
         var content: NotificationContent
         var suppressed = false
         var log = RequestLog()
-        var activeToken = 0
+        var phase = RequestPhase.didReceive
+        /// Where the request's job is, for the host when it gives the job up.
+        var stage = DeliveryPlan.Stage.waiting
         var registeredCategories: [String] = []
+        /// The categories the request registered, whole, in order.
+        var categories: [NotificationCategory] = []
         var posts: [PostRecord] = []
         var downloadsAllowed = true
         var downloads: [Int: @Sendable () -> Void] = [:]
@@ -46,7 +52,7 @@ final class RequestRun: Sendable {
 
     init(
         identifier: String, app: String?, locales: [String], limits: ScriptLimits, content: NotificationContent,
-        keys: [String: [UInt8]], media: [String: MediaAnswer], attachmentRoot: URL,
+        keys: [String: [UInt8]], media: [String: MediaAnswer], attachmentRoot: URL, allowHTTPHosts: Set<String> = [],
         http: [String: PostAnswer] = [:], allowPostHosts: Set<String> = []
     ) {
         self.identifier = identifier
@@ -59,6 +65,7 @@ final class RequestRun: Sendable {
         self.original = content
         self.keys = keys
         self.media = media
+        self.allowHTTPHosts = allowHTTPHosts
         self.attachmentRoot = attachmentRoot
         self.http = http
         self.postPolicy = PostPolicy(allowedHosts: allowPostHosts)
@@ -81,16 +88,37 @@ final class RequestRun: Sendable {
 
     // MARK: Phases
 
-    /// Lets the phase with `token` write; every other token's writes are refused from now on.
-    func activate(_ token: Int, downloads: Bool) {
-        state.withLock {
-            $0.activeToken = token
-            $0.downloadsAllowed = downloads
+    /// Moves the request from `phase` to `next` (which may not download); false, with no
+    /// change, when it is not in `phase` any more (the host moved it on).
+    func advance(from phase: RequestPhase, to next: RequestPhase, stage: DeliveryPlan.Stage? = nil) -> Bool {
+        state.withLock { s in
+            guard s.phase == phase else { return false }
+            s.phase = next
+            s.downloadsAllowed = false
+            if let stage { s.stage = stage }
+            return true
         }
     }
 
-    /// Whether `token` may write.
-    func isActive(_ token: Int) -> Bool { state.withLock { $0.activeToken == token } }
+    /// Records where the job is, if `phase` is still the current one.
+    func record(_ stage: DeliveryPlan.Stage, in phase: RequestPhase) {
+        state.withLock { s in if s.phase == phase { s.stage = stage } }
+    }
+
+    /// Where the job was last recorded; a job still in `didReceive` is moved on to
+    /// `bestAttempt`, so that neither its writes land any more nor can it move on by itself.
+    func takeOverFromStuckJob() -> DeliveryPlan.Stage {
+        state.withLock { s in
+            if s.phase == .didReceive {
+                s.phase = .bestAttempt
+                s.downloadsAllowed = false
+            }
+            return s.stage
+        }
+    }
+
+    /// Whether writes from `phase` land.
+    func isActive(_ phase: RequestPhase) -> Bool { state.withLock { $0.phase == phase } }
 
     // MARK: Content
 
@@ -99,10 +127,10 @@ final class RequestRun: Sendable {
         state.withLock { body($0.content) }
     }
 
-    /// Changes the content if `token` is the active phase. Returns nil when it is not.
-    func write<T>(_ token: Int, _ body: (inout State) -> T) -> T? {
+    /// Changes the content if `phase` is the current one. Returns nil when it is not.
+    func write<T>(_ phase: RequestPhase, _ body: (inout State) -> T) -> T? {
         state.withLock { s in
-            guard s.activeToken == token else { return nil }
+            guard s.phase == phase else { return nil }
             return body(&s)
         }
     }
@@ -148,8 +176,46 @@ final class RequestRun: Sendable {
     /// Ends all writing and returns what is delivered.
     func seal() -> State {
         state.withLock { s in
-            s.activeToken = -1
+            s.phase = .sealed
             return s
         }
+    }
+}
+
+/// Identifiers for requests that come without an `apns-id`: UUID strings (version 4 form),
+/// a process-wide random key mixed with a counter, so no request pays for a system call.
+enum RequestIdentifier {
+    private static let key: (UInt64, UInt64) = {
+        var generator = SystemRandomNumberGenerator()
+        return (generator.next(), generator.next())
+    }()
+    private static let counter = Atomic<UInt64>(0)
+
+    static func make() -> String {
+        let n = counter.add(1, ordering: .relaxed).newValue
+        var high = mix(n ^ key.0)
+        var low = mix(n &+ key.1)
+        // Version 4, variant 1 (RFC 9562).
+        high = (high & ~0xF000) | 0x4000
+        low = (low & ~(0xC << 60)) | (0x8 << 60)
+        var bytes = [UInt8](repeating: UInt8(ascii: "-"), count: 36)
+        let digits = Array("0123456789ABCDEF".utf8)
+        var position = 0
+        for (word, count) in [(high, 16), (low, 16)] {
+            for i in 0..<count {
+                if position == 8 || position == 13 || position == 18 || position == 23 { position += 1 }
+                bytes[position] = digits[Int((word >> UInt64(60 - 4 * i)) & 0xF)]
+                position += 1
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// SplitMix64's finalizer: every input bit reaches every output bit.
+    private static func mix(_ value: UInt64) -> UInt64 {
+        var z = value &+ 0x9E37_79B9_7F4A_7C15
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }

@@ -93,7 +93,7 @@ extension ScriptDirectory {
     private static func compileMessage(_ status: RunStatus, name: String, memoryLimit: Int) -> String {
         switch status {
         case .error(let message): return message
-        case .limit(.memory): return "\(name) did not load: compiling it needed more than \(HostedSandbox.mib(memoryLimit)) of memory"
+        case .limit(.memory): return "\(name) did not load: compiling it needed more than \(DeliveryResult.Reason.mib(memoryLimit)) of memory"
         case .limit(let kind): return "\(name) did not load: compiling it hit the \(kind.rawValue) limit"
         case .completed, .missing: return "\(name) did not load"
         }

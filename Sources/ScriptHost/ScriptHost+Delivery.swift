@@ -9,6 +9,10 @@ extension ScriptHost {
 
     /// Delivers one request: runs the app's script and returns what it delivered. Always
     /// returns, exactly once, by the request's deadline plus `bestAttempt`'s time.
+    ///
+    /// The request runs as one job on one Lua thread — the chunk, `didReceive`, and
+    /// `bestAttempt` when needed — and is answered once; ``DeliveryPlan`` decides what follows
+    /// how the job ended.
     public func deliver(_ request: NotificationRequest, script lookup: ScriptLookup) async -> DeliveryResult {
         let run = makeRun(request)
         let runtime = runtime(for: run.app)
@@ -16,89 +20,71 @@ extension ScriptHost {
         let script: Script
         switch lookup {
         case .missing:
-            return finish(run, .fallback, .init(kind: .noScript, message: "no script for app \(run.app ?? "(none)")"), original: true)
+            return finish(run, .init(kind: .noScript, message: "no script for app \(run.app ?? "(none)")"), original: true)
         case .failed(let message):
-            return finish(run, .fallback, .init(kind: .load, message: message), original: true)
+            return finish(run, .init(kind: .load, message: message), original: true)
         case .script(let found):
             script = found
         }
         guard script.source.count <= Script.maximumSize else {
-            return finish(run, .fallback, .init(kind: .load, message: "\(script.name) is \(script.source.count) bytes; a script may have at most \(Script.maximumSize) (1 MiB)"), original: true)
+            return finish(run, .init(kind: .load, message: "\(script.name) is \(script.source.count) bytes; a script may have at most \(Script.maximumSize) (1 MiB)"), original: true)
         }
-        let pool = runtime.pool(services)
+        let pool = services.executor.pool
+        guard !pool.isHeldByStuckJobs else {
+            return finish(run, .init(kind: .time, message: "the script was not run: all \(pool.maxThreads) Lua threads are held by scripts that did not stop at their deadlines"), original: true)
+        }
+        let sandboxes = runtime.pool(services)
         let hosted: HostedSandbox
         do {
-            hosted = try pool.checkOut()
+            hosted = try sandboxes.checkOut()
         } catch {
-            return finish(run, .fallback, .init(kind: .load, message: error.message), original: true)
+            return finish(run, .init(kind: .load, message: error.message), original: true)
         }
-        run.activate(1, downloads: true)
-        let main = await services.executor.run(
+        let job = await services.executor.run(
             hosted.sandbox, deadline: run.deadline, grace: Self.stuckGrace, onDeadline: { run.cancelDownloads() }
-        ) { _ in hosted.runMain(run, script: script) }
+        ) { _, clock in hosted.runRequest(run, script: script, clock: clock) }
 
-        var cpu = Duration.zero
-        var peak = 0
-        func add(_ best: BestAttemptPhase?) {
-            guard let best else { return }
-            cpu += best.cpu
-            peak = max(peak, best.peak)
-        }
-        switch main {
-        case .finished(let phase):
-            cpu = phase.cpu
-            peak = phase.peak
-            switch phase.end {
-            case .completed:
-                pool.checkIn(hosted)
-                return finish(run, .completed, nil, cpu: cpu, peak: peak)
-            case .load(let message):
-                pool.checkIn(hosted)
-                return finish(run, .fallback, .init(kind: .load, message: message), original: true, cpu: cpu, peak: peak)
-            case .failed(let reason):
-                if let session = phase.session {
-                    add(await bestAttempt(run, on: hosted) { $0.runBestAttempt(run, session: session, reason: reason, token: 2) })
-                }
-                pool.checkIn(hosted)
-                return finish(run, .fallback, reason, cpu: cpu, peak: peak)
-            }
+        switch job {
+        case .finished(let outcome):
+            sandboxes.checkIn(hosted)
+            let delivery = DeliveryPlan.afterJob(outcome.end)
+            return finish(run, delivery.reason, original: delivery.original, cost: outcome.cost)
         case .abandoned:
             // The state is stuck where no check reaches (a host call that ignores cancellation).
-            // It is given up; bestAttempt runs in a fresh state from the script's source.
-            let reason = HostedSandbox.limitReason(.time, run.limits)
-            run.log(.warn, "the script did not stop at the deadline; its Lua state was abandoned", host: true)
-            run.activate(2, downloads: false) // the stuck thread may write no more, whatever follows
-            if let fresh = try? pool.checkOut() {
-                add(await bestAttempt(run, on: fresh) { $0.runBestAttemptFresh(run, script: script, reason: reason, token: 2) })
-                pool.checkIn(fresh)
+            // What the thread used so far is its CPU time; the thread keeps it.
+            var cost = PhaseCost(cpu: hosted.sandbox.runCPUTime ?? .zero, peak: hosted.sandbox.memoryPeak)
+            // The stuck thread may write no more, whatever follows.
+            let stage = run.takeOverFromStuckJob()
+            switch DeliveryPlan.afterAbandonment(at: stage, script: script.name, limits: run.limits) {
+            case .deliver(let reason, let original, let warning):
+                if let warning { run.log(.warn, warning, host: true) }
+                return finish(run, reason, original: original, cost: cost)
+            case .bestAttemptInFreshState(let reason):
+                run.log(.warn, "the script did not stop at the deadline; its Lua state was abandoned", host: true)
+                if let fresh = try? sandboxes.checkOut() {
+                    let best = await services.executor.run(
+                        fresh.sandbox, deadline: .after(run.limits.bestAttemptTime), grace: Self.stuckGrace,
+                        onDeadline: { run.cancelDownloads() }
+                    ) { _ in fresh.runBestAttemptFresh(run, script: script, reason: reason) }
+                    switch best {
+                    case .finished(let spent): cost = cost + spent
+                    case .abandoned: run.log(.warn, DeliveryPlan.afterFreshBestAttemptAbandoned(run.limits), host: true)
+                    }
+                    sandboxes.checkIn(fresh)
+                } else {
+                    run.log(.warn, "bestAttempt was not called: no fresh Lua state could be made for it", host: true)
+                }
+                return finish(run, reason, original: false, cost: cost)
             }
-            return finish(run, .fallback, reason, cpu: cpu, peak: peak)
         }
     }
 
-    /// Runs `body` (a `bestAttempt` phase, which may write with token 2 and start no download)
-    /// on `hosted` under `bestAttempt`'s own time. Nil, with a host warning, when it did not
-    /// return: its state is then given up.
-    private func bestAttempt(
-        _ run: RequestRun, on hosted: HostedSandbox, _ body: @escaping @Sendable (HostedSandbox) -> BestAttemptPhase
-    ) async -> BestAttemptPhase? {
-        run.activate(2, downloads: false)
-        let outcome = await services.executor.run(
-            hosted.sandbox, deadline: .after(run.limits.bestAttemptTime), grace: Self.stuckGrace,
-            onDeadline: { run.cancelDownloads() }
-        ) { _ in body(hosted) }
-        guard case .finished(let phase) = outcome else {
-            run.log(.warn, "bestAttempt did not return within \(HostedSandbox.ms(run.limits.bestAttemptTime)) ms; the content is delivered as it stood", host: true)
-            return nil
-        }
-        return phase
-    }
-
-    private func makeRun(_ request: NotificationRequest) -> RequestRun {
+    func makeRun(_ request: NotificationRequest) -> RequestRun {
         let configuration = self.configuration
         var content = NotificationContent(payload: request.payload)
-        if !configuration.strings.isEmpty { content.applyLocalizedAlert(strings: configuration.strings) }
-        let identifier = request.identifier ?? UUID().uuidString
+        let strings = request.strings ?? configuration.strings
+        if !strings.isEmpty { content.applyLocalizedAlert(strings: strings) }
+        let identifier = request.identifier ?? RequestIdentifier.make()
         let run = RequestRun(
             identifier: identifier, app: request.resolvedApp,
             locales: request.locales ?? configuration.locales,
@@ -106,16 +92,18 @@ extension ScriptHost {
             keys: configuration.keys.merging(request.keys) { $1 },
             media: configuration.media.merging(request.media) { $1 },
             attachmentRoot: configuration.attachmentDirectory,
+            allowHTTPHosts: configuration.allowHTTPHosts.union(request.allowHTTPHosts),
             http: request.http, allowPostHosts: configuration.allowPostHosts.union(request.allowPostHosts))
         for warning in request.payload.warnings { run.log(.warn, warning, host: true) }
         return run
     }
 
-    /// Seals the run and builds the result: the content as it stands (or the original).
-    private func finish(
-        _ run: RequestRun, _ outcome: DeliveryResult.Outcome, _ reason: DeliveryResult.Reason?,
-        original: Bool = false, cpu: Duration = .zero, peak: Int = 0
+    /// Seals the run and builds the result: completed without a reason, else a fallback; the
+    /// content as it stands (or the original).
+    func finish(
+        _ run: RequestRun, _ reason: DeliveryResult.Reason?, original: Bool = false, cost: PhaseCost = PhaseCost()
     ) -> DeliveryResult {
+        let outcome: DeliveryResult.Outcome = reason == nil ? .completed : .fallback
         let state = run.seal()
         run.cancelDownloads()
         let content = original ? run.original : state.content
@@ -123,8 +111,8 @@ extension ScriptHost {
         return DeliveryResult(
             outcome: outcome, reason: reason, suppressed: original ? false : state.suppressed, content: content,
             logs: state.log.final,
-            stats: .init(cpuMs: cpu.milliseconds, wallMs: (Deadline.now().nanoseconds - run.started.nanoseconds).millisecondsFromNanoseconds, memoryPeakBytes: peak),
-            registeredCategories: state.registeredCategories, posts: state.posts)
+            stats: .init(cpuMs: cost.cpu.milliseconds, wallMs: (Deadline.now().nanoseconds - run.started.nanoseconds).millisecondsFromNanoseconds, memoryPeakBytes: cost.peak),
+            registeredCategories: state.registeredCategories, categories: state.categories, posts: state.posts)
     }
 
     /// Removes the files of the request's folder that were not attached, and the folder when

@@ -88,6 +88,9 @@ enum ValueConversion {
             out.reserveCapacity(t.pairs.count)
             for pair in t.pairs {
                 guard case .string(let key) = pair.key else {
+                    if case .integer = pair.key {
+                        throw Misfit(problem: "is not a sequence (a sparse array, or integer keys mixed with names); JSON arrays take the keys 1 to n without gaps, objects string keys")
+                    }
                     throw Misfit(problem: "has a \(pair.key.typeName) key; JSON objects take string keys")
                 }
                 guard let name = key.utf8String else { throw Misfit(problem: "has a key that is not valid UTF-8") }
@@ -104,6 +107,32 @@ enum ValueConversion {
         case .object, .function, .chunk: throw Misfit(problem: "is a \(value.typeName)")
         case .readOnly(_, let inner), .lockedCopy(let inner): return try convert(inner)
         }
+    }
+
+    /// About the bytes of `value` as JSON (its strings, plus a few bytes for each value), counted
+    /// only until it passes `limit`, so that a large value costs no more than `limit` to measure.
+    static func approximateJSONBytes(_ value: LuaValue, atMost limit: Int) -> Int {
+        var total = 0
+        func add(_ value: LuaValue) {
+            guard total <= limit else { return }
+            switch value {
+            case .string(let s): total += s.bytes.count + 3
+            case .table(let t):
+                total += 2
+                if t.isArray {
+                    for element in t.elements where total <= limit { add(element) }
+                } else {
+                    for pair in t.pairs where total <= limit {
+                        add(pair.key)
+                        add(pair.value)
+                    }
+                }
+            case .readOnly(_, let inner), .lockedCopy(let inner): add(inner)
+            default: total += 8
+            }
+        }
+        add(value)
+        return total
     }
 
     /// Lua to JSON where nil means "unset" (content fields).

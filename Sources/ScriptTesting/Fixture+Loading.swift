@@ -4,7 +4,10 @@ import ScriptHost
 
 extension Fixture {
     /// The keys a fixture may have.
-    static let knownKeys: Set<String> = ["name", "script", "app", "payload", "locales", "categories", "keys", "media", "http", "allowPost", "limits", "expect"]
+    static let knownKeys: Set<String> = [
+        "name", "script", "app", "payload", "locales", "categories", "keys", "media", "http", "allowPost", "limits", "expect",
+        "allowHttp", "strings",
+    ]
 
     /// Reads a fixture file; a malformed one throws a ``FixtureError`` saying what is wrong.
     public init(contentsOf file: URL) throws(FixtureError) {
@@ -54,12 +57,50 @@ extension Fixture {
             locales = nil
         }
 
-        if let value = object["categories"] {
-            do { categories = try NotificationCategory.list(json: value) } catch {
-                throw fail("'categories': \(error)")
-            }
-        } else {
+        var dataFiles: [URL] = []
+        switch object["categories"] {
+        case .none:
             categories = []
+        case .string(let path):
+            let url = resolve(path)
+            dataFiles.append(url)
+            guard let data = FileManager.default.contents(atPath: url.path) else {
+                throw fail("categories file \(url.path) cannot be read; fix 'categories'")
+            }
+            do { categories = try NotificationCategory.list(jsonData: data) } catch {
+                throw fail("'categories' (\(path)): \(error)")
+            }
+        case let value?:
+            do { categories = try NotificationCategory.list(json: value) } catch {
+                throw fail("'categories': \(error); give a list of categories or a path to a JSON file of one")
+            }
+        }
+
+        if let value = object["allowHttp"] {
+            guard let hosts = value.arrayValue?.compactMap(\.stringValue), hosts.count == value.arrayValue?.count else {
+                throw fail("'allowHttp' must be a list of host names, such as [\"cdn.example.com\"]")
+            }
+            allowHTTPHosts = Set(hosts)
+        } else {
+            allowHTTPHosts = []
+        }
+
+        switch object["strings"] {
+        case .none:
+            strings = nil
+        case .string(let path):
+            let url = resolve(path)
+            dataFiles.append(url)
+            guard let data = FileManager.default.contents(atPath: url.path) else {
+                throw fail("strings file \(url.path) cannot be read; fix 'strings'")
+            }
+            do { strings = try LocalizedAlert.stringsTable(json: JSONValue(jsonData: data)) } catch {
+                throw fail("'strings' (\(path)): \(error); give a JSON object of strings")
+            }
+        case let value?:
+            do { strings = try LocalizedAlert.stringsTable(json: value) } catch {
+                throw fail("'strings': \(error); give an object of strings or a path to a JSON file of one")
+            }
         }
 
         var keys: [String: [UInt8]] = [:]
@@ -74,14 +115,15 @@ extension Fixture {
         }
         self.keys = keys
 
-        var media: [String: MediaAnswer] = [:]
+        self.dataFiles = dataFiles
+
         if let value = object["media"] {
-            guard case .object(let entries) = value else { throw fail("'media' must be an object of URL: answer") }
-            for (url, answer) in entries {
-                media[url] = try Self.mediaAnswer(answer, url: url, resolve: resolve, fail: fail)
+            do { media = try MediaMap.answers(value, relativeTo: folder) } catch {
+                throw fail("'media' \(error.message)")
             }
+        } else {
+            media = [:]
         }
-        self.media = media
 
         var http: [String: PostAnswer] = [:]
         if let value = object["http"] {
@@ -122,12 +164,11 @@ extension Fixture {
             guard case .object(let l) = value else { throw fail("'limits' must be an object") }
             var limits = ScriptLimits.default
             for (key, number) in l {
-                guard let n = number.integerValue, n > 0 else { throw fail("'limits.\(key)' must be a positive integer") }
-                switch key {
-                case "cpuMs": limits.cpuTime = .milliseconds(n)
-                case "memoryMB": limits.memoryBytes = Int(n) << 20
-                case "timeMs": limits.time = .milliseconds(n)
-                default: throw fail("unknown limit '\(key)'; limits are cpuMs, memoryMB, timeMs")
+                guard let setting = LimitSetting(rawValue: key) else {
+                    throw fail("unknown limit '\(key)'; limits are cpuMs, memoryMB, timeMs")
+                }
+                guard let n = number.integerValue, limits.set(setting, to: n) else {
+                    throw fail("'limits.\(key)' must be \(setting.range)")
                 }
             }
             self.limits = limits
@@ -138,43 +179,5 @@ extension Fixture {
         guard let expect = object["expect"] else { throw fail("'expect' is missing: say what the result must contain") }
         guard case .object = expect else { throw fail("'expect' must be an object") }
         self.expect = expect
-    }
-
-    private static func mediaAnswer(
-        _ answer: JSONValue, url: String, resolve: (String) -> URL, fail: (String) -> FixtureError
-    ) throws(FixtureError) -> MediaAnswer {
-        switch answer {
-        case .string(let path):
-            return MediaAnswer(file: resolve(path))
-        case .object(let o):
-            func problem(_ text: String) -> FixtureError { fail("'media' entry for \(url): \(text)") }
-            if let unknown = o.keys.sorted().first(where: { !["file", "status", "contentType", "delayMs"].contains($0) }) {
-                throw problem("unknown key '\(unknown)'; an entry has file, status, contentType, delayMs")
-            }
-            var file: URL?
-            if let path = o["file"] {
-                guard let p = path.stringValue else { throw problem("'file' must be a path") }
-                file = resolve(p)
-            }
-            var status = 200
-            if let value = o["status"] {
-                guard let n = value.integerValue, (100...599).contains(n) else { throw problem("'status' must be an HTTP status code such as 404") }
-                status = Int(n)
-            }
-            var delay = 0
-            if let value = o["delayMs"] {
-                guard let n = value.integerValue, n >= 0 else { throw problem("'delayMs' must be a whole number of milliseconds") }
-                delay = Int(n)
-            }
-            var contentType: String?
-            if let value = o["contentType"] {
-                guard let text = value.stringValue else { throw problem("'contentType' must be a string such as \"image/jpeg\"") }
-                contentType = text
-            }
-            if file == nil, status == 200 { throw problem("give a 'file' or a 'status'") }
-            return MediaAnswer(file: file, status: status, contentType: contentType, delayMs: delay)
-        default:
-            throw fail("'media' entry for \(url) must be a file path or {file, status, contentType, delayMs}")
-        }
     }
 }

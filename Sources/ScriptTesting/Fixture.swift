@@ -17,8 +17,13 @@ public struct Fixture: Sendable {
     public let payload: PayloadSource
     /// `locales`.
     public let locales: [String]?
-    /// `categories`, registered before the fixture runs.
+    /// `categories` (a list, or a path to a JSON file of one), registered before the fixture runs.
     public let categories: [NotificationCategory]
+    /// `allowHttp`: hosts the script may reach over plain `http`, as `--allow-http` does.
+    public let allowHTTPHosts: Set<String>
+    /// `strings` (an object, or a path to a JSON file of one): localized strings, as
+    /// `--strings` gives them.
+    public let strings: [String: String]?
     /// `keys`, decoded from base64.
     public let keys: [String: [UInt8]]
     /// `media`: answers for downloads.
@@ -29,6 +34,8 @@ public struct Fixture: Sendable {
     public let allowPost: Set<String>
     /// `limits`, over the defaults.
     public let limits: ScriptLimits?
+    /// The `categories` and `strings` files it names, if any (a change to them reruns it).
+    public let dataFiles: [URL]
     /// `expect`: matched against the result as a subset.
     public let expect: JSONValue
 

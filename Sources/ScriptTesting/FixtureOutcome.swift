@@ -1,3 +1,4 @@
+import Foundation
 import NotificationModel
 
 /// How one fixture went.
@@ -12,11 +13,40 @@ public struct FixtureOutcome: Sendable {
     /// Whether the result matched.
     public var passed: Bool { mismatches.isEmpty }
 
-    /// `PASS name`, or `FAIL name`, an indented line naming the fixture file, and one
-    /// indented line per difference (path, expected, actual).
+    /// `PASS name`, or `FAIL name`, an indented line naming the fixture file, why the script
+    /// fell back (when it did: `reason: error: path/rules.lua:12: message`), and one indented
+    /// line per difference (path, expected, actual).
     public var report: String {
         guard !passed else { return "PASS \(fixture.name)" }
-        return (["FAIL \(fixture.name)", "  in \(fixture.file.path)"] + mismatches.map { "  \($0)" }).joined(separator: "\n")
+        var lines = ["FAIL \(fixture.name)", "  in \(fixture.file.path)"]
+        if let why = reasonLine { lines.append("  \(why)") }
+        return (lines + mismatches.map { "  \($0)" }).joined(separator: "\n")
+    }
+
+    /// `reason: KIND: MESSAGE` when the result fell back, with the script's file name in the
+    /// message (`rules.lua:12:`) written as the script's path, so that an editor can open it.
+    var reasonLine: String? {
+        guard case .object(let reason)? = result.objectValue?["reason"], let kind = reason["kind"]?.stringValue else { return nil }
+        let message = reason["message"]?.stringValue ?? ""
+        return "reason: \(kind): \(Self.withPath(message, script: fixture.script))"
+    }
+
+    /// `message` with `NAME:LINE:` (NAME the script's file name) written as `PATH:LINE:`, the
+    /// path relative to the working directory when under it.
+    static func withPath(_ message: String, script: URL) -> String {
+        let name = script.lastPathComponent + ":"
+        let base = FileManager.default.currentDirectoryPath + "/"
+        let path = script.path.hasPrefix(base) ? String(script.path.dropFirst(base.count)) : script.path
+        var out = ""
+        var rest = Substring(message)
+        while let range = rest.range(of: name) {
+            let before = rest[..<range.lowerBound]
+            let startsWord = before.last.map { !($0.isLetter || $0.isNumber || $0 == "/" || $0 == "." || $0 == "_" || $0 == "-") } ?? true
+            out += before
+            out += startsWord && rest[range.upperBound...].first?.isNumber == true ? path + ":" : name
+            rest = rest[range.upperBound...]
+        }
+        return out + rest
     }
 }
 

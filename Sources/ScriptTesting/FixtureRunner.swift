@@ -132,10 +132,12 @@ public struct FixtureRunner: Sendable {
                 throw FixtureError(path: fixture.file.path, problem: "media file \(file.path) for \(url) cannot be read; fix 'media'")
             }
         }
-        let request = NotificationRequest(
+        var request = NotificationRequest(
             payload: payload, app: fixture.app, locales: fixture.locales, limits: fixture.limits,
             categories: fixture.categories, keys: fixture.keys, media: fixture.media,
             http: fixture.http, allowPostHosts: fixture.allowPost)
+        request.allowHTTPHosts = fixture.allowHTTPHosts
+        request.strings = fixture.strings
         return await host.deliver(request, script: .script(script)).jsonValue
     }
 }

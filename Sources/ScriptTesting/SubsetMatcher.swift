@@ -16,6 +16,11 @@ public struct Mismatch: Sendable, Hashable, CustomStringConvertible {
 /// SPEC section 4's matching: objects match when every key given matches; arrays when they
 /// have the same length and each element matches; scalars when equal, except strings under a
 /// `message` or `error` key, which match when the actual text contains the expected one.
+///
+/// One addition: an expected object that is exactly `{"contains": [e1, e2, …]}`, where the
+/// result has an array, matches an ordered subset: each `e` matches some element, in that
+/// order, with any other elements before, between and after them (`"logs": {"contains":
+/// [{"message": "no picture"}]}`). `{"contains": []}` matches any array.
 public enum SubsetMatcher {
     /// The mismatches of `actual` against `expected`; empty when it matches.
     public static func mismatches(expected: JSONValue, actual: JSONValue?) -> [Mismatch] {
@@ -30,6 +35,8 @@ public enum SubsetMatcher {
             return
         }
         switch (expected, actual) {
+        case (.object(let e), .array(let a)) where e.count == 1 && e["contains"]?.arrayValue != nil:
+            matchOrderedSubset(e["contains"]?.arrayValue ?? [], a, path: path, into: &out)
         case (.object(let e), .object(let a)):
             for k in e.keys.sorted() {
                 match(e[k]!, a[k], path: path.isEmpty ? k : "\(path).\(k)", key: k, into: &out)
@@ -48,6 +55,22 @@ public enum SubsetMatcher {
             if !sameScalar(expected, actual) {
                 out.append(Mismatch(path: path, expected: text(expected), actual: text(actual)))
             }
+        }
+    }
+
+    /// Each expected element matches an element after the one the previous matched (the
+    /// earliest such, which finds an ordered match whenever there is one).
+    private static func matchOrderedSubset(_ expected: [JSONValue], _ actual: [JSONValue], path: String, into out: inout [Mismatch]) {
+        var next = 0
+        for (i, element) in expected.enumerated() {
+            guard let found = actual[next...].indices.first(where: { mismatches(expected: element, actual: actual[$0]).isEmpty }) else {
+                let after = next == 0 ? "" : " after element \(next - 1)"
+                out.append(Mismatch(
+                    path: "\(path).contains[\(i)]",
+                    expected: "an element\(after) matching \(text(element))", actual: text(.array(actual))))
+                return
+            }
+            next = found + 1
         }
     }
 

@@ -5,15 +5,23 @@ struct UsageError: Error, CustomStringConvertible {
     var description: String { message }
 }
 
-/// An option a command takes: every option takes a value (`--name VALUE` or `--name=VALUE`).
+/// An option a command takes: one that takes a value (`--name VALUE` or `--name=VALUE`), or a
+/// flag that takes none (`--name`).
 struct OptionSpec {
     /// `--name`.
     let name: String
     /// Whether it may be given more than once.
     let repeatable: Bool
+    /// Whether it takes a value.
+    var takesValue = true
 
     static func value(_ name: String, repeatable: Bool = false) -> OptionSpec {
         OptionSpec(name: name, repeatable: repeatable)
+    }
+
+    /// An option without a value (`--offline`).
+    static func flag(_ name: String) -> OptionSpec {
+        OptionSpec(name: name, repeatable: false, takesValue: false)
     }
 }
 
@@ -26,6 +34,8 @@ struct ParsedArguments {
     func value(_ name: String) -> String? { values[name]?.last }
     /// Every value of a repeatable option.
     func all(_ name: String) -> [String] { values[name] ?? [] }
+    /// Whether a flag was given.
+    func flag(_ name: String) -> Bool { values[name] != nil }
 
     /// Parses `arguments` for `command` against its options. `--` ends the options.
     static func parse(_ arguments: [String], command: String, options: [OptionSpec]) throws(UsageError) -> ParsedArguments {
@@ -54,7 +64,12 @@ struct ParsedArguments {
                 throw UsageError("pushscript \(command): unknown option '\(name)'; run 'pushscript \(command) --help' for the options")
             }
             let value: String
-            if let inline {
+            if !spec.takesValue {
+                guard inline == nil else {
+                    throw UsageError("pushscript \(command): option '\(name)' takes no value; give it alone")
+                }
+                value = ""
+            } else if let inline {
                 value = inline
             } else {
                 guard i < arguments.count else {

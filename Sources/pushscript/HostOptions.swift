@@ -9,7 +9,7 @@ enum HostOptions {
         .value("--app"), .value("--locale"), .value("--categories"), .value("--key", repeatable: true),
         .value("--media", repeatable: true), .value("--allow-http", repeatable: true), .value("--allow-post", repeatable: true), .value("--strings"),
         .value("--cpu-ms"), .value("--memory-mb"), .value("--time-ms"), .value("--state"), .value("--lib", repeatable: true),
-    ]
+    ] + mediaSpecs
 
     /// The options' lines for `--help`; `app` says what `--app` names.
     static func help(app: String = "the app's bundle identifier (wins over an .apns file's)") -> String { """
@@ -17,7 +17,11 @@ enum HostOptions {
       --locale L[,L...]     the device's preferred languages, most preferred first
       --categories FILE     categories the app declares (a JSON list as in fixtures)
       --key NAME=BASE64     a key for keys.get (repeatable)
-      --media URL=FILE      answer downloads of URL from FILE (repeatable)
+      --media URL=FILE      answer downloads of URL from FILE (repeatable; the URL is all
+                            before the last '=' that is followed by a readable file)
+      --media-map FILE.json answers as a fixture's "media" object, paths relative to FILE
+      --offline             no network: a URL no media answer covers fails with 'network'
+      --media-dir DIR       the media directory: files content:attach{path=...} may attach
       --allow-http HOST     allow plain http for HOST (repeatable)
       --allow-post HOST     allow http.post to https://HOST (repeatable; none by default)
       --strings FILE        localized strings (a JSON object) for loc-key alerts
@@ -32,9 +36,12 @@ enum HostOptions {
     static func configuration(_ a: ParsedArguments, command: String) throws(UsageError) -> HostConfiguration {
         var configuration = HostConfiguration()
         var limits = ScriptLimits.default
-        if let v = a.value("--cpu-ms") { limits.cpuTime = .milliseconds(try positive(v, "--cpu-ms", command)) }
-        if let v = a.value("--memory-mb") { limits.memoryBytes = try positive(v, "--memory-mb", command) << 20 }
-        if let v = a.value("--time-ms") { limits.time = .milliseconds(try positive(v, "--time-ms", command)) }
+        for (option, setting) in [("--cpu-ms", LimitSetting.cpuMs), ("--memory-mb", .memoryMB), ("--time-ms", .timeMs)] {
+            guard let v = a.value(option) else { continue }
+            guard let n = Int64(v), limits.set(setting, to: n) else {
+                throw UsageError("pushscript \(command): \(option) takes \(setting.range), not '\(v)'")
+            }
+        }
         configuration.limits = limits
         if let v = a.value("--locale") {
             configuration.locales = v.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
@@ -58,13 +65,7 @@ enum HostOptions {
             }
             configuration.keys[name] = [UInt8](data)
         }
-        for entry in a.all("--media") {
-            let (url, path) = try split(entry, "--media", "URL=FILE", command)
-            guard FileManager.default.isReadableFile(atPath: path) else {
-                throw UsageError("pushscript \(command): --media \(url): cannot read \(path); give URL=FILE with a readable file")
-            }
-            configuration.media[url] = MediaAnswer(file: URL(fileURLWithPath: path))
-        }
+        try applyMediaOptions(a, command: command, to: &configuration)
         configuration.allowHTTPHosts = Set(a.all("--allow-http"))
         configuration.allowPostHosts = Set(a.all("--allow-post"))
         configuration.libraryDirectories = try libraryDirectories(a, command: command)
@@ -113,6 +114,48 @@ enum HostOptions {
             throw UsageError("pushscript \(command): \(option) takes \(shape), not '\(entry)'")
         }
         return (String(entry[..<eq]), String(entry[entry.index(after: eq)...]))
+    }
+}
+
+/// `--media`, `--media-map`, `--offline` and `--media-dir`.
+extension HostOptions {
+    static let mediaSpecs: [OptionSpec] = [.value("--media-map", repeatable: true), .flag("--offline"), .value("--media-dir")]
+
+    /// Adds the media answers (`--media-map` files first, then `--media`, a later answer for a
+    /// URL replacing an earlier one), the offline switch and the media directory.
+    static func applyMediaOptions(_ a: ParsedArguments, command: String, to configuration: inout HostConfiguration) throws(UsageError) {
+        for path in a.all("--media-map") {
+            do { configuration.media.merge(try MediaMap.answers(contentsOf: URL(fileURLWithPath: path))) { $1 } } catch {
+                throw UsageError("pushscript \(command): --media-map \(path): \(error.message); give a JSON object as a fixture's \"media\"")
+            }
+        }
+        for entry in a.all("--media") {
+            let (url, path) = try splitMedia(entry, command)
+            configuration.media[url] = MediaAnswer(file: URL(fileURLWithPath: path))
+        }
+        configuration.offline = a.flag("--offline")
+        if let dir = a.value("--media-dir") {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw UsageError("pushscript \(command): --media-dir \(dir) is not a folder; give the folder of the app's media files")
+            }
+            configuration.mediaDirectory = URL(fileURLWithPath: dir, isDirectory: true).standardizedFileURL
+        }
+    }
+
+    /// `URL=FILE` split at the last `=` that a readable file follows, so that URLs with
+    /// query strings (`…/a.jpg?w=2=a.jpg`) keep their own `=`.
+    static func splitMedia(_ entry: String, _ command: String) throws(UsageError) -> (String, String) {
+        let splits = entry.indices.filter { entry[$0] == "=" && $0 != entry.startIndex }.reversed()
+        guard let last = splits.first else {
+            throw UsageError("pushscript \(command): --media takes URL=FILE, not '\(entry)'")
+        }
+        for eq in splits {
+            let path = String(entry[entry.index(after: eq)...])
+            if FileManager.default.isReadableFile(atPath: path) { return (String(entry[..<eq]), path) }
+        }
+        let url = String(entry[..<last]), path = String(entry[entry.index(after: last)...])
+        throw UsageError("pushscript \(command): --media \(url): cannot read \(path); give URL=FILE with a readable file")
     }
 }
 

@@ -47,6 +47,27 @@ import Testing
         #expect(manual.isSubset(of: names["math"] ?? []))
     }
 
+    @Test func weakKeysAreRefusedWeakValuesAreNot() throws {
+        // A weak-keyed table is an ephemeron table, marked in one collection step in time
+        // quadratic in a chain of its keys, where no hook runs.
+        let r = try Recorder()
+        let (status, values) = r.run("""
+            result(pcall(setmetatable, {}, {__mode = 'k'}))
+            result(select(2, pcall(setmetatable, {}, {__mode = 'k'})))
+            result(pcall(setmetatable, {}, {__mode = 'kv'}))
+            result(true)
+            local t = setmetatable({}, {__mode = 'v'}) t[1] = {} result(getmetatable(t).__mode)
+            result(type(setmetatable({}, {__mode = 5})))
+            """)
+        #expect(status == .completed)
+        #expect(values.count == 6)
+        #expect(values[0] == .boolean(false))
+        #expect(values[1].stringValue?.contains("setmetatable: weak keys (__mode 'k') are not allowed in the sandbox") == true)
+        #expect(values[2] == .boolean(false))
+        #expect(values[4] == .text("v"))
+        #expect(values[5] == .text("table"))
+    }
+
     @Test func metatablesLoadAndTheStringMetatable() throws {
         let r = try Recorder()
         let (status, values) = r.run("""

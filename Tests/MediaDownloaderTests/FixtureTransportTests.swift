@@ -45,6 +45,23 @@ struct FixtureTransportTests {
         fixture.attachments.expectOnly([file])
     }
 
+    @Test("sizeBytes pads a small file with zeros, so it stands in for a large one")
+    func padded() async throws {
+        let fixture = Fixture()
+        defer { fixture.remove() }
+        let small = try fixture.write("pic.bin", SampleMedia.mp4)
+        let downloader = fixture.downloader(["https://cdn.example.com/big": FixtureMedia(file: small, sizeBytes: 100_000)], chunkSize: 4096)
+
+        let file = try await downloader.download("https://cdn.example.com/big", into: fixture.attachments.url)
+        #expect(file.size == 100_000)
+        #expect(Array(try contents(file.path).prefix(SampleMedia.mp4.count)) == (try contents(small.path)))
+        #expect(try contents(file.path).dropFirst(SampleMedia.mp4.count).allSatisfy { $0 == 0 })
+
+        let refused = await downloader.result("https://cdn.example.com/big", into: fixture.attachments, options: DownloadOptions(maxBytes: 50_000))
+        #expect(refused.errorMessage?.hasPrefix("too large") == true)
+        fixture.attachments.expectOnly([file])
+    }
+
     @Test("status: an error status fails with `http NNN`, with or without a file", arguments: [404, 500, 403])
     func status(code: Int) async throws {
         let fixture = Fixture()
@@ -118,7 +135,7 @@ struct FixtureTransportTests {
 
         let result = await downloader.result("https://cdn.example.com/nothing.jpg", into: fixture.attachments)
 
-        #expect(result.errorMessage == "network: no fixture media for 'https://cdn.example.com/nothing.jpg'")
+        #expect(result.errorMessage == "network: no media answer for 'https://cdn.example.com/nothing.jpg' and no network to ask")
         fixture.attachments.expectEmpty()
     }
 

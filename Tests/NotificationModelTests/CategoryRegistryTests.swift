@@ -187,4 +187,17 @@ import NotificationModel
         #expect(registry("news_").localized(base: "news", locale: "") == ("news_", true))
         #expect(registry("news_").localized(base: "news", locale: "-CA") == ("news_", true))
     }
+
+    @Test func removeTakesRegisteredCategoriesOnly() {
+        var registry = CategoryRegistry(declared: [NotificationCategory(identifier: "declared")])
+        registry.register(NotificationCategory(identifier: "dyn"))
+        let removed = registry.remove("dyn")
+        #expect(removed)
+        #expect(!registry.has("dyn"))
+        let again = registry.remove("dyn"), declared = registry.remove("declared")
+        #expect(!again)
+        #expect(!declared)
+        #expect(registry.has("declared"))
+        #expect(registry.isDeclared("declared"))
+    }
 }

@@ -17,7 +17,7 @@ import NotificationModel
     @Test func optionNamesAreApples() {
         #expect(ActionOption.allCases.map(\.rawValue) == ["foreground", "destructive", "authenticationRequired"])
         #expect(CategoryOption.allCases.map(\.rawValue)
-            == ["customDismissAction", "allowInCarPlay", "hiddenPreviewsShowTitle", "hiddenPreviewsShowSubtitle"])
+            == ["customDismissAction", "allowInCarPlay", "hiddenPreviewsShowTitle", "hiddenPreviewsShowSubtitle", "allowAnnouncement"])
     }
 
     @Test func fullCategory() throws {
@@ -90,19 +90,20 @@ import NotificationModel
     }
 
     @Test func categoryShape() {
-        #expect(refusal("news") == "category must be {identifier=, actions=, options=}")
-        #expect(refusal([]) == "category must be {identifier=, actions=, options=}")
+        #expect(refusal("news") == "category must be {identifier=, actions=, options=, intentIdentifiers=}")
+        #expect(refusal([]) == "category must be {identifier=, actions=, options=, intentIdentifiers=}")
         #expect(refusal([:]) == "identifier must be a non-empty string")
         #expect(refusal(["identifier": ""]) == "identifier must be a non-empty string")
         #expect(refusal(["identifier": 5]) == "identifier must be a non-empty string")
-        #expect(refusal(["identifier": "x", "action": []]) == "category has no field 'action'; it takes identifier, actions, options")
+        #expect(refusal(["identifier": "x", "action": []])
+            == "category has no field 'action'; it takes identifier, actions, options, intentIdentifiers, hiddenPreviewsBodyPlaceholder, categorySummaryFormat")
         #expect(refusal(["identifier": "x", "actions": "read"]) == "actions must be a list of actions")
         #expect(refusal(["identifier": "x", "actions": ["a": 1]]) == "actions must be a list of actions")
     }
 
     @Test func categoryOptions() {
         #expect(refusal(["identifier": "x", "options": ["allowInCarplay"]])
-            == "options: unknown option 'allowInCarplay'; use customDismissAction, allowInCarPlay, hiddenPreviewsShowTitle or hiddenPreviewsShowSubtitle")
+            == "options: unknown option 'allowInCarplay'; use customDismissAction, allowInCarPlay, hiddenPreviewsShowTitle, hiddenPreviewsShowSubtitle or allowAnnouncement")
         #expect(refusal(["identifier": "x", "options": "allowInCarPlay"]) == "options must be a list of option names")
         #expect(refusal(["identifier": "x", "options": ["allowInCarPlay", 3]]) == "options[1] must be an option name (a string)")
     }
@@ -119,9 +120,13 @@ import NotificationModel
         #expect(refusal(category(third: ["title": "C"])) == "actions[2].identifier must be a non-empty string")
         #expect(refusal(category(third: ["identifier": "c"])) == "actions[2].title must be a string")
         #expect(refusal(category(third: ["identifier": "c", "title": 3])) == "actions[2].title must be a string")
-        #expect(refusal(category(third: "c")) == "actions[2] must be {identifier=, title=, options=, textInput=}")
+        #expect(refusal(category(third: "c")) == "actions[2] must be {identifier=, title=, options=, textInput=, icon=}")
         #expect(refusal(category(third: ["identifier": "c", "title": "C", "icon": "x"]))
-            == "actions[2] has no field 'icon'; it takes identifier, title, options, textInput")
+            == "actions[2].icon must be {system = NAME} or {template = NAME}")
+        #expect(refusal(category(third: ["identifier": "c", "title": "C", "icon": ["system": "a", "template": "b"]]))
+            == "actions[2].icon must be {system = NAME} or {template = NAME}")
+        #expect(refusal(category(third: ["identifier": "c", "title": "C", "colour": "x"]))
+            == "actions[2] has no field 'colour'; it takes identifier, title, options, textInput, icon")
         #expect(refusal(category(third: ["identifier": "c", "title": "C", "options": "foreground"]))
             == "actions[2].options must be a list of option names")
     }
@@ -142,9 +147,39 @@ import NotificationModel
         #expect(message { try NotificationCategory.list(json: [["identifier": "a"], ["identifier": "b", "actions": [["identifier": "r"]]]]) }
             == "categories[1].actions[0].title must be a string")
         #expect(message { try NotificationCategory.list(json: [["identifier": "a"], 5]) }
-            == "categories[1] must be {identifier=, actions=, options=}")
+            == "categories[1] must be {identifier=, actions=, options=, intentIdentifiers=}")
         #expect(message { try NotificationCategory.list(json: [["identifier": "a", "bad": 1]]) }
-            == "categories[0] has no field 'bad'; it takes identifier, actions, options")
+            == "categories[0] has no field 'bad'; it takes identifier, actions, options, intentIdentifiers, hiddenPreviewsBodyPlaceholder, categorySummaryFormat")
         #expect(message { try NotificationCategory.list(jsonData: Data("[{".utf8)) }?.hasPrefix("categories are not valid JSON: ") == true)
+    }
+
+    @Test func iconsIntentsAndPlaceholdersRoundTrip() throws {
+        let json: JSONValue = [
+            "identifier": "chat",
+            "actions": [
+                ["identifier": "like", "title": "Like", "options": [], "icon": ["system": "hand.thumbsup"]],
+                ["identifier": "open", "title": "Open", "options": ["foreground"], "icon": ["template": "open-icon"]],
+            ],
+            "options": ["allowAnnouncement"],
+            "intentIdentifiers": ["INSendMessageIntentIdentifier"],
+            "hiddenPreviewsBodyPlaceholder": "%u new messages",
+            "categorySummaryFormat": "%u more",
+        ]
+        let category = try NotificationCategory(json: json)
+        #expect(category.actions.map(\.icon) == [.system("hand.thumbsup"), .template("open-icon")])
+        #expect(category.intentIdentifiers == ["INSendMessageIntentIdentifier"])
+        #expect(category.hiddenPreviewsBodyPlaceholder == "%u new messages")
+        #expect(category.categorySummaryFormat == "%u more")
+        #expect(category.jsonValue == json)
+        #expect(refusal(["identifier": "x", "intentIdentifiers": "a"]) == "intentIdentifiers must be a list of strings")
+        #expect(refusal(["identifier": "x", "hiddenPreviewsBodyPlaceholder": 3]) == "hiddenPreviewsBodyPlaceholder must be a string")
+    }
+
+    @Test func luaCountsFromOne() {
+        let json: JSONValue = ["identifier": "x", "actions": [["identifier": "a", "title": "A", "options": ["nope"]]]]
+        #expect(throws: CategoryError.self) { try NotificationCategory(json: json, firstIndex: 1) }
+        do { _ = try NotificationCategory(json: json, firstIndex: 1) } catch {
+            #expect(error.message.hasPrefix("actions[1].options: unknown option 'nope'"))
+        }
     }
 }

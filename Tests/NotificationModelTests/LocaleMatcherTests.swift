@@ -26,6 +26,13 @@ import NotificationModel
         #expect(LocaleMatcher.best(available: ["en", "fr"], preferred: ["de-AT", "fr-FR", "en"]) == "fr")
     }
 
+    @Test func repeatedTagsAnswerWithTheFirstAsGiven() {
+        #expect(LocaleMatcher.best(available: ["de_DE", "de-DE", "DE-de"], preferred: ["de-de"]) == "de_DE")
+        #expect(LocaleMatcher.best(available: ["de-CH", "DE", "de"], preferred: ["de-AT"]) == "DE")
+        // a language's first tag wins among its regions, even after a bare tag of another
+        #expect(LocaleMatcher.best(available: ["en", "de-LU", "de-CH"], preferred: ["fr", "de-AT"]) == "de-LU")
+    }
+
     @Test func noMatchIsNil() {
         #expect(LocaleMatcher.best(available: ["en", "fr"], preferred: ["de-AT", "ja"]) == nil)
         #expect(LocaleMatcher.best(available: [], preferred: ["en"]) == nil)

@@ -56,6 +56,15 @@ import NotificationModel
         #expect(try lint(payload(size: 4097)) == [LintFinding(.error, "payload too large: 4097 bytes, APNs allows 4096")])
     }
 
+    @Test func aRepeatedKeyDoesNotHideBytesFromTheSizeRule() throws {
+        let pad = String(repeating: "x", count: 1000)
+        var text = #"{"aps":{"alert":"Hi","mutable-content":1}"#
+        for _ in 0..<5 { text += #","pad":"\#(pad)""# }
+        text += "}"
+        let findings = PayloadLinter.lint(data: Data(text.utf8), isAPNS: false)
+        #expect(findings == [LintFinding(.error, "payload too large: \(text.utf8.count) bytes, APNs allows 4096")])
+    }
+
     @Test func plainHTTPURLsAreWarningsNamingTheirPath() throws {
         let value: JSONValue = [
             "aps": ["alert": ["title": "http://t.example"], "mutable-content": 1],

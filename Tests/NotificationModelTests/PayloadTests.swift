@@ -82,6 +82,30 @@ import NotificationModel
         #expect(payload.compactSize <= 4096)
     }
 
+    @Test func aRepeatedKeyCountsWithAllItsBytes() throws {
+        // A parser keeps one of the five "pad" members: measured after parsing, 5,095 bytes as
+        // sent looked like 2,068.
+        let pad = String(repeating: "x", count: 1000)
+        var text = #"{"aps":{"alert":"Hi","mutable-content":1}"#
+        for _ in 0..<5 { text += #","pad":"\#(pad)""# }
+        text += "}"
+        let sent = text.utf8.count
+        #expect(sent > 4096)
+        #expect(message { try Payload(jsonData: Data(text.utf8)) } == "payload too large: \(sent) bytes, APNs allows 4096")
+        // whitespace between tokens still does not count
+        let spaced = text.replacingOccurrences(of: ",", with: ",\n    ")
+        #expect(message { try Payload(jsonData: Data(spaced.utf8)) } == "payload too large: \(sent) bytes, APNs allows 4096")
+    }
+
+    @Test func theSentSizeOfAMemberIsMeasuredOnItsText() throws {
+        let line = Data(#"{"id": 1, "payload": {"a": "x,}", "a": [1, {"b": 2}]}, "app": "x"}"#.utf8)
+        #expect(Payload.sentSize(ofMember: "payload", in: line) == #"{"a":"x,}","a":[1,{"b":2}]}"#.utf8.count)
+        #expect(Payload.sentSize(ofMember: "app", in: line) == 3)
+        #expect(Payload.sentSize(ofMember: "missing", in: line) == nil)
+        #expect(Payload.sentSize(ofMember: "payload", in: Data("[1]".utf8)) == nil)
+        #expect(message { try Payload(value: ["aps": [:]], sentSize: 5000) } == "payload too large: 5000 bytes, APNs allows 4096")
+    }
+
     @Test func sizeOfMultibyteText() throws {
         let value: JSONValue = ["aps": ["alert": .string(String(repeating: "😀", count: 1020))]]
         #expect(message { try Payload(value: value) } == "payload too large: 4100 bytes, APNs allows 4096")

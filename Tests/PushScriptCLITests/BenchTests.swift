@@ -24,6 +24,19 @@ import Testing
         #expect(lines[3] == "outcomes: 200 completed")
     }
 
+    @Test func nativeRulesRunThroughTheSamePipeline() async throws {
+        let scratch = try Scratch()
+        let script = try scratch.write("rules.lua", #"function didReceive(r, c) error("not run") end"#)
+        let payload = try scratch.write("p.json", #"{"aps": {"alert": "hi", "mutable-content": 1}, "headline": "x"}"#)
+        let out = try await CLI.run(["bench", script, payload, "-n", "30", "--native", "rewrite"])
+        #expect(out.status == 0, "\(out)")
+        #expect(out.stdout.hasPrefix("bench: 30 deliveries of the native rule rewrite, concurrency 1, after 30 warm-up\n"))
+        #expect(out.stdout.split(separator: "\n").last == "outcomes: 30 completed")
+        let wrong = try await CLI.run(["bench", script, payload, "--native", "lua"])
+        #expect(wrong.status == 2)
+        #expect(wrong.stderr.contains("pushscript bench: --native lua is not a rule; give noop or rewrite"))
+    }
+
     @Test func countsFallbacksByReason() async throws {
         let scratch = try Scratch()
         let script = try scratch.write("rules.lua", #"function didReceive(r, c) error("no") end"#)

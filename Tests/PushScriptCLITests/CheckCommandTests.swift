@@ -24,7 +24,7 @@ struct CheckCommandTests {
             "rules.lua:9: warning: read of unknown field 'json.decod'",
         ])
         #expect(run.status == 0)
-        #expect(run.stderr.isEmpty)
+        #expect(run.stderr == "1 file, 4 warnings\n")
     }
 
     @Test func scopesLocalsUpvaluesForVariablesAndEnv() async throws {
@@ -65,10 +65,12 @@ struct CheckCommandTests {
         #expect(run.lines.first?.hasPrefix("broken.lua:2: ") == true)
         #expect(run.lines.first?.contains("near '='") == true)
         #expect(run.lines.last == "nohandler.lua: error: no didReceive function")
+        #expect(run.stderr == "3 files, 2 errors\n")
 
         let clean = try await CLI.run(["check", "good.lua"], in: dir)
         #expect(clean.status == 0)
         #expect(clean.stdout.isEmpty)
+        #expect(clean.stderr == "1 file, no findings\n")
     }
 
     @Test func unterminatedStringIsACompileError() async throws {
@@ -85,7 +87,8 @@ struct CheckCommandTests {
         #expect(run.status == 2)
         #expect(run.stderr.hasPrefix("pushscript check: cannot read script "))
         #expect(run.stderr.contains("missing.lua"))
-        #expect(run.stderr.split(separator: "\n").count == 1)
+        #expect(run.stderr.split(separator: "\n").count == 2)
+        #expect(run.stderr.hasSuffix("\n2 files, 1 unreadable, no findings\n"))
     }
 }
 

@@ -13,7 +13,7 @@ struct LintCommandTests {
         let run = try await CLI.run(["lint", "good.json", "sim.apns"], in: dir)
         #expect(run.status == 0)
         #expect(run.stdout.isEmpty)
-        #expect(run.stderr.isEmpty)
+        #expect(run.stderr == "2 files, no findings\n")
     }
 
     @Test func eachRuleHasItsLine() async throws {
@@ -66,7 +66,7 @@ struct LintCommandTests {
         let dir = try folder(["good.json": Self.good, "nomutable.json": #"{"aps": {"alert": "Hi"}}"#])
         let run = try await CLI.run(["lint", "missing.json", "nomutable.json"], in: dir)
         #expect(run.status == 2)
-        #expect(run.stderr == "pushscript lint: cannot read missing.json; check the path\n")
+        #expect(run.stderr == "pushscript lint: cannot read missing.json; check the path\n2 files, 1 unreadable, 1 error\n")
         #expect(run.lines.count == 1)
     }
 

@@ -22,13 +22,32 @@ import Testing
         #expect(try await usageError(["run", script, payload, "--app"])
             == "pushscript run: option '--app' needs a value; run 'pushscript run --help'")
         #expect(try await usageError(["run", script, payload, "--cpu-ms", "soon"])
-            == "pushscript run: --cpu-ms takes a positive whole number, not 'soon'")
+            == "pushscript run: --cpu-ms takes a whole number of milliseconds from 1 to 3600000 (an hour), not 'soon'")
         #expect(try await usageError(["run", script, payload, "--key", "novalue"])
             == "pushscript run: --key takes NAME=BASE64, not 'novalue'")
         #expect(try await usageError(["run", script])
             == "pushscript run: expected SCRIPT and PAYLOAD, got 1 arguments; run 'pushscript run --help'")
         #expect(try await usageError(["frobnicate"]) == "pushscript: unknown command 'frobnicate'; run 'pushscript --help' for the commands")
         #expect(try await usageError([]) == "pushscript: no command given; run 'pushscript --help' for the commands")
+    }
+
+    @Test func absurdLimitsAreRefusedInsteadOfWrapping() async throws {
+        // --time-ms of Int64.max wrapped the deadline into the past; --memory-mb of 2^44 MiB
+        // wrapped to 0 bytes, and a larger one turned the memory limit off.
+        let scratch = try Scratch()
+        let script = try scratch.write("rules.lua", "function didReceive() end")
+        let payload = try scratch.write("p.json", plainPayload)
+        #expect(try await usageError(["run", script, payload, "--time-ms", "9223372036854775807"])
+            == "pushscript run: --time-ms takes a whole number of milliseconds from 1 to 86400000 (a day), not '9223372036854775807'")
+        #expect(try await usageError(["run", script, payload, "--memory-mb", "17592186044416"])
+            == "pushscript run: --memory-mb takes a whole number of MiB from 1 to 65536 (64 GiB), not '17592186044416'")
+        #expect(try await usageError(["run", script, payload, "--memory-mb", "36028797018963968000"])
+            == "pushscript run: --memory-mb takes a whole number of MiB from 1 to 65536 (64 GiB), not '36028797018963968000'")
+        #expect(try await usageError(["run", script, payload, "--cpu-ms", "0"])
+            == "pushscript run: --cpu-ms takes a whole number of milliseconds from 1 to 3600000 (an hour), not '0'")
+        // the largest values taken still deliver
+        let out = try await CLI.run(["run", script, payload, "--time-ms", "86400000", "--memory-mb", "65536", "--cpu-ms", "3600000"])
+        #expect(out.status == 0, "\(out)")
     }
 
     @Test func missingAndUnreadableFiles() async throws {

@@ -67,7 +67,7 @@ import Testing
         let payload = try scratch.write("p.json", plainPayload)
         let out = try await CLI.run(["run", script, payload])
         #expect(out.status == 3, "\(out)")
-        #expect(keysInOrder(out.stdout, indent: 2) == ["outcome", "reason", "suppressed", "content", "logs", "stats"])
+        #expect(keysInOrder(out.stdout, indent: 2) == ["outcome", "reason", "suppressed", "content", "logs", "stats", "registeredCategories", "categories"])
         #expect(keysInOrder(out.stdout, indent: 4, under: "reason") == ["kind", "message"])
         #expect(keysInOrder(out.stdout, indent: 4, under: "content") == [
             "title", "subtitle", "body", "badge", "sound", "categoryIdentifier", "threadIdentifier",
@@ -178,6 +178,59 @@ import Testing
         #expect(content?["title"] as? String == "00010203")
         #expect(content?["body"] as? String == "public.jpeg")
         #expect((content?["attachments"] as? [Any])?.count == 1)
+    }
+
+    @Test func mediaKeepsEverythingBeforeTheLastEqualsAsTheURL() async throws {
+        let scratch = try Scratch()
+        let payload = try scratch.write("p.json", plainPayload)
+        let script = try scratch.write("rules.lua", """
+            function didReceive(r, c)
+              local file, err = download("https://cdn.example.com/banner.jpg?filename=banner.jpg&sig=ab=")
+              c.body = file and file.type or err
+            end
+            """)
+        let media = try scratch.write("banner.jpg", jpegBytes)
+        let out = try await CLI.run([
+            "run", script, payload, "--offline", "--media", "https://cdn.example.com/banner.jpg?filename=banner.jpg&sig=ab==\(media)",
+        ])
+        #expect(out.status == 0, "\(out)")
+        #expect((try parseJSON(out.stdout)["content"] as? [String: Any])?["body"] as? String == "public.jpeg", "\(out.stdout)")
+        let missing = try await CLI.run(["run", script, payload, "--media", "https://cdn.example.com/a.jpg?x=1=nowhere.jpg"])
+        #expect(missing.status == 2)
+        #expect(missing.errorLines == ["pushscript run: --media https://cdn.example.com/a.jpg?x=1: cannot read nowhere.jpg; give URL=FILE with a readable file"])
+    }
+
+    @Test func mediaMapTakesTheFixtureShapeAndOfflineRefusesTheRest() async throws {
+        let scratch = try Scratch()
+        let payload = try scratch.write("p.json", plainPayload)
+        let script = try scratch.write("rules.lua", """
+            function didReceive(r, c)
+              local out = {}
+              for _, u in ipairs{"https://cdn.example.com/a.jpg?w=2", "https://cdn.example.com/gone.jpg", "https://elsewhere.example.com/x.jpg"} do
+                local file, err = download(u)
+                out[#out + 1] = file and file.type or err
+              end
+              c.body = table.concat(out, "|")
+            end
+            """)
+        try scratch.write("media/a.jpg", jpegBytes)
+        let map = try scratch.write("media.json", #"{"https://cdn.example.com/a.jpg?w=2": "media/a.jpg", "https://cdn.example.com/gone.jpg": {"status": 404}}"#)
+        let out = try await CLI.run(["run", script, payload, "--media-map", map, "--offline"])
+        #expect(out.status == 0, "\(out)")
+        let body = (try parseJSON(out.stdout)["content"] as? [String: Any])?["body"] as? String ?? ""
+        let parts = body.split(separator: "|").map(String.init)
+        #expect(parts.count == 3, "\(body)")
+        #expect(parts.first == "public.jpeg")
+        #expect(parts.dropFirst().first?.hasPrefix("http 404") == true)
+        #expect(parts.last == "network: no media answer for 'https://elsewhere.example.com/x.jpg' and no network to ask")
+
+        let bad = try scratch.write("bad.json", #"{"https://x.example/a.jpg": {"status": 99}}"#)
+        let refused = try await CLI.run(["run", script, payload, "--media-map", bad])
+        #expect(refused.status == 2)
+        #expect(refused.errorLines.first?.hasPrefix("pushscript run: --media-map \(bad): entry for https://x.example/a.jpg: 'status' must be an HTTP status code") == true, "\(refused)")
+        let flag = try await CLI.run(["run", script, payload, "--offline=yes"])
+        #expect(flag.status == 2)
+        #expect(flag.errorLines == ["pushscript run: option '--offline' takes no value; give it alone"])
     }
 
     private func reason(_ out: CLIOutput) throws -> [String: String] {

@@ -105,6 +105,27 @@ import Testing
         #expect(lines[0].hasPrefix(#"{"id":1,"outcome":"completed","content":{"title":"served","#))
     }
 
+    @Test func aLineNestedTooDeepIsAnsweredWithItsID() async throws {
+        let scratch = try Scratch()
+        try scratch.write("scripts/com.example.news.lua", Self.title("served"))
+        let deep = String(repeating: "[", count: 600) + String(repeating: "]", count: 600)
+        let input = [
+            #"{"id": 7, "app": "com.example.news", "payload": \#(deep)}"#,
+            #"{"payload": {"x": \#(deep)}, "id": "after"}"#,
+            #"{"id": \#(deep)}"#,
+            Self.request(9, app: "com.example.unknown"),
+        ].joined(separator: "\n") + "\n"
+        let out = try await CLI.run(["serve", "--scripts", scratch.path("scripts")], stdin: input)
+        #expect(out.status == 0, "\(out)")
+        let lines = out.stdout.split(separator: "\n").map(String.init)
+        try #require(lines.count == 4, "\(out)")
+        let message = "the line nests arrays and objects deeper than 512 levels; give a flatter request"
+        #expect(lines[0] == #"{"id":7,"error":"\#(message)"}"#)
+        #expect(lines[1] == #"{"id":"after","error":"\#(message)"}"#)
+        #expect(lines[2] == #"{"id":null,"error":"\#(message)"}"#)
+        #expect(try parseJSON(lines[3])["id"] as? Int == 9)
+    }
+
     @Test func appOptionIsTheDefaultAppAndLocalesArePerRequest() async throws {
         let scratch = try Scratch()
         try scratch.write("scripts/com.example.news.lua", #"function didReceive(r, c) c.title = r.app .. " " .. table.concat(r.locales, "|") end"#)
@@ -162,6 +183,23 @@ import Testing
         #expect(zero.status == 2)
         #expect(zero.errorLines == ["pushscript serve: --concurrency takes a positive whole number, not '0'"])
         #expect(zero.stdout == "")
+    }
+
+    @Test func mediaMapAndOfflineServeRequests() async throws {
+        let scratch = try Scratch()
+        try scratch.write("scripts/com.example.news.lua", """
+            function didReceive(request, content)
+              local a, aerr = download("https://cdn.example.com/a.jpg?sig=x=")
+              local _, berr = download("https://elsewhere.example.com/b.jpg")
+              content.title = (a and a.type or aerr) .. "|" .. berr
+            end
+            """)
+        try scratch.write("media/a.jpg", jpegBytes)
+        let map = try scratch.write("media.json", #"{"https://cdn.example.com/a.jpg?sig=x=": "media/a.jpg"}"#)
+        let serve = try ServeSession(["--scripts", scratch.path("scripts"), "--media-map", map, "--offline"])
+        serve.send(Self.request(1))
+        let lines = try await serve.output(count: 1)
+        #expect(try answer(lines[0]).title == "public.jpeg|network: no media answer for 'https://elsewhere.example.com/b.jpg' and no network to ask")
     }
 
     private struct Answer {

@@ -46,6 +46,87 @@ func category(_ json: String) throws -> NotificationCategory {
         #expect(try await raised("return categories.localized('news', 'de', 5)")?.contains("bad argument #3 to 'localized' (string expected, got number)") == true)
     }
 
+    @Test func iconsIntentsAndTheOtherCategoryFieldsRoundTrip() async throws {
+        let evaluation = try await evaluate("""
+            categories.register{identifier = "chat", intentIdentifiers = {"INSendMessageIntentIdentifier"},
+              hiddenPreviewsBodyPlaceholder = "%u new messages", categorySummaryFormat = "%u more from %@",
+              options = {"allowAnnouncement"}, actions = {
+              {identifier = "like", title = "Like", icon = {system = "hand.thumbsup"}},
+              {identifier = "reply", title = "Reply", icon = {template = "reply-icon"}, textInput = {buttonTitle = "Send", placeholder = ""}},
+            }}
+            local c = categories.get("chat")
+            return c.actions[1].icon.system, c.actions[2].icon.template, c.intentIdentifiers[1], c.hiddenPreviewsBodyPlaceholder,
+              c.categorySummaryFormat, c.options[1]
+            """)
+        #expect(evaluation.values == [.text("hand.thumbsup"), .text("reply-icon"), .text("INSendMessageIntentIdentifier"),
+                                      .text("%u new messages"), .text("%u more from %@"), .text("allowAnnouncement")])
+        // The result carries the category whole.
+        let json = evaluation.result.jsonValue
+        #expect(json["registeredCategories"] == ["chat"])
+        #expect(json["categories"]?[0]?["actions"]?[0] == ["identifier": "like", "title": "Like", "options": [], "icon": ["system": "hand.thumbsup"]])
+        #expect(json["categories"]?[0]?["intentIdentifiers"] == ["INSendMessageIntentIdentifier"])
+    }
+
+    @Test func aResultSaysWhenNothingWasRegistered() async throws {
+        let json = try await evaluate("return 1").result.jsonValue
+        #expect(json["registeredCategories"] == [])
+        #expect(json["categories"] == [])
+    }
+
+    @Test func registerErrorsCountActionsFromOne() async throws {
+        #expect(try await raised("""
+            categories.register{identifier = 'x', actions = {{identifier = 'a', title = 'A'}, {identifier = 'b', title = 'B', options = {'loud'}}}}
+            """)?.contains("categories.register: actions[2].options: unknown option 'loud'") == true)
+        #expect(try await raised("categories.register{identifier = 'x', actions = {{identifier = 'a', title = 'A', icon = {emoji = 'x'}}}}")?
+            .contains("categories.register: actions[1].icon has no field 'emoji'; it must be {system = NAME} or {template = NAME}") == true)
+        #expect(try await raised("categories.register{identifier = 'x', actions = {{identifier = 'a', title = 'A', icon = {system = ''}}}}")?
+            .contains("categories.register: actions[1].icon.system must be a non-empty string") == true)
+        #expect(try await raised("categories.register{identifier = 'x', intentIdentifiers = {'a', 5}}")?
+            .contains("categories.register: intentIdentifiers[2] must be a non-empty string") == true)
+    }
+
+    @Test func aCategoryOver16KiBIsRefused() async throws {
+        #expect(try await raised("categories.register{identifier = 'x', actions = {{identifier = 'a', title = string.rep('A', 17000)}}}")?
+            .contains("categories.register: the category is too large: more than 16384 bytes") == true)
+        #expect(try await values("categories.register{identifier = 'x', actions = {{identifier = 'a', title = string.rep('A', 16000)}}} return categories.has('x')")
+                == [.bool(true)])
+    }
+
+    @Test func removeDropsRegisteredCategoriesOnly() async throws {
+        var req = try request(app: "com.example.news")
+        req.categories = [try category(#"{"identifier": "declared"}"#)]
+        #expect(try await values("""
+            categories.register{identifier = "dyn"}
+            local removed = categories.remove("dyn")
+            local again, why = categories.remove("dyn")
+            local declared, because = categories.remove("declared")
+            return removed, categories.has("dyn"), again, why, declared, because, categories.has("declared")
+            """, request: req) == [
+                .bool(true), .bool(false), .bool(false), .text("no registered category 'dyn'"),
+                .bool(false), .text("'declared' is declared by the app; only registered categories can be removed"), .bool(true),
+            ])
+    }
+
+    @Test func removeWorksOnTheStateFile() async throws {
+        let dir = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        _ = try await values("categories.register{identifier = 'a'} categories.register{identifier = 'b'}", host: persistentHost(dir), request: request(app: "x"))
+        #expect(try await values("return categories.remove('a')", host: persistentHost(dir), request: request(app: "x")) == [.bool(true)])
+        let json = try JSONValue(jsonData: Data(contentsOf: dir.appendingPathComponent("x.categories.json")))
+        #expect(json["registered"]?.arrayValue?.map { $0["identifier"]?.stringValue ?? "" } == ["b"])
+    }
+
+    @Test func pruningTheOldestIsLogged() async throws {
+        let evaluation = try await evaluate("for i = 1, 130 do categories.register{identifier = 'dyn' .. i} end return #categories.list()")
+        #expect(evaluation.values == [.integer(128)])
+        let pruned = evaluation.result.logs.filter { $0.source == "host" && $0.message.contains("was removed, the oldest of 128 registered categories") }
+        #expect(pruned.map(\.message).map { $0.hasPrefix("categories: 'dyn1'") || $0.hasPrefix("categories: 'dyn2'") } == [true, true])
+        let dir = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let persisted = try await evaluate("for i = 1, 129 do categories.register{identifier = 'dyn' .. i} end", host: persistentHost(dir), request: request(app: "x"))
+        #expect(persisted.result.logs.filter { $0.message.hasPrefix("categories: 'dyn1' was removed") }.count == 1)
+    }
+
     /// SPEC's localized category rule, branch by branch.
     @Test(arguments: [
         // (registered, call, identifier, found)

@@ -73,6 +73,54 @@ import Testing
         #expect(filesLeft(under: out.url).isEmpty)
     }
 
+    @Test func theMediaDirectoryHoldsFilesPathAttachmentsMayName() async throws {
+        let media = try MediaFolder(), out = try MediaFolder(), elsewhere = try MediaFolder()
+        defer { media.remove(); out.remove(); elsewhere.remove() }
+        _ = try media.write("banner.png", MediaFolder.png)
+        let outside = try elsewhere.write("other.png", MediaFolder.png)
+        let script = """
+            function didReceive(r, c)
+              local a, aerr = c:attach{path = "banner.png"}
+              local b, berr = c:attach{path = "\(outside.path)"}
+              local d, derr = c:attach{path = "../\(elsewhere.url.lastPathComponent)/other.png"}
+              c.body = tostring(a and a.type) .. "|" .. tostring(berr) .. "|" .. tostring(derr)
+            end
+            """
+        let host = ScriptHost(configuration: HostConfiguration(attachmentDirectory: out.url, offline: true, mediaDirectory: media.url))
+        let result = try await deliver(script, host: host)
+        let parts = result.content.body.split(separator: "|").map(String.init)
+        #expect(parts.first == "public.png", "\(parts)")
+        #expect(parts.dropFirst().allSatisfy { $0.hasPrefix("not allowed:") && $0.hasSuffix("is neither a download of this request nor a file of the media directory") }, "\(parts)")
+        #expect(result.content.attachments.count == 1)
+        // Without a media directory the relative path names nothing the script may read.
+        let without = try await deliver(script, host: isolatedHost(out.url))
+        #expect(without.content.body.hasPrefix("nil|not allowed"), "\(without.content.body)")
+    }
+
+    @Test func kindsCapTheSizeAtTheirLargestMaximum() async throws {
+        let media = try MediaFolder(), out = try MediaFolder()
+        defer { media.remove(); out.remove() }
+        // 5,000,001 bytes: over audio's 5 MB, within image's 10 MB.
+        let big = try media.write("big.png", MediaFolder.png + Array(repeating: 0, count: 5_000_001 - MediaFolder.png.count))
+        let host = isolatedHost(out.url, media: ["https://cdn.example.com/big.png": MediaAnswer(file: big)])
+        let result = try await deliver("""
+            function didReceive(r, c)
+              local _, audio = download("https://cdn.example.com/big.png", {kinds = {"audio"}})
+              local _, both = download("https://cdn.example.com/big.png", {kinds = {"audio", "image"}})
+              local _, given = download("https://cdn.example.com/big.png", {kinds = {"audio"}, maxBytes = 6000000})
+              c.body = tostring(audio) .. "|" .. tostring(both) .. "|" .. tostring(given)
+            end
+            """, host: host)
+        let parts = result.content.body.split(separator: "|").map(String.init)
+        #expect(parts.count == 3)
+        #expect(parts[0].hasPrefix("too large") && parts[0].contains("5000000"), "\(parts)")
+        #expect(parts[1] == "nil", "\(parts)")
+        // An explicit maxBytes wins; the PNG then fails for its kind.
+        #expect(parts[2].hasPrefix("unsupported type"), "\(parts)")
+        let listed = try await deliver("function didReceive(r, c) download('https://cdn.example.com/big.png', {'image'}) end", host: host)
+        #expect(listed.reason?.message.contains("download: options are named, not positional") == true, "\(String(describing: listed.reason))")
+    }
+
     @Test func aTimeoutPastAnyDeadlineLeavesTheDownloadToTheDeadline() async throws {
         let media = try MediaFolder()
         let out = try MediaFolder()

@@ -26,7 +26,6 @@ struct HostBenchmarks {
         await Self.measure("didReceive phase on this thread") {
             let run = RequestRun(identifier: "x", app: "a", locales: ["en"], limits: .default, content: NotificationContent(payload: payload),
                                  keys: [:], media: [:], attachmentRoot: URL(fileURLWithPath: "/tmp/none"))
-            run.activate(1, downloads: true)
             _ = hosted.runMain(run, script: script)
         }
         await Self.measure("remove unattached files (none)") {

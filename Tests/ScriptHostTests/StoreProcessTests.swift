@@ -74,6 +74,27 @@ func runPushscript(_ arguments: [String], in directory: URL) async throws -> CLI
         let json = try JSONValue(jsonData: Data(last.stdout.utf8))
         #expect(json["content"]?["badge"] == .integer(900))
     }
+
+    @Test func boundedIncrementsAreAtomicAcrossProcesses() async throws {
+        let dir = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let state = dir.appendingPathComponent("state", isDirectory: true)
+        // 800 increments in eight runs at once, held at 790: exactly 790 unless one is lost.
+        let source = """
+            function didReceive(request, content)
+              for i = 1, 100 do
+                local n = store.increment("badge", 1, {min = 0, max = 790})
+                if n > 790 then error("past the bound: " .. n) end
+                content.badge = n
+              end
+            end
+            """
+        let (runs, results, _) = try await runAlongsideProcesses(source, name: "bounded.lua", in: dir, state: state)
+        for run in runs { #expect(run.status == 0, "\(run.stdout)\(run.stderr)") }
+        #expect(results.allSatisfy { $0.outcome == .completed }, "\(results.map(\.reason))")
+        let file = state.appendingPathComponent("com.example.news.store.json")
+        #expect(try JSONValue(jsonData: Data(contentsOf: file)) == .object(["badge": .integer(790)]))
+    }
 }
 
 /// Runs `source` four times in `pushscript run` processes and four times in a host, all at

@@ -40,6 +40,25 @@ func request(app: String) throws -> NotificationRequest {
         #expect(try await values("store.set('big', math.maxinteger) return store.increment('big')", host: host) == [.float(9223372036854775808.0)])
     }
 
+    @Test func incrementClampsToMinAndMax() async throws {
+        let host = ScriptHost()
+        #expect(try await values("""
+            local a = store.increment("badge", -1, {min = 0})
+            local b = store.increment("badge", 5, {max = 3})
+            local c = store.increment("badge", -1, {min = 0, max = 10})
+            local d = store.increment("score", 0.5, {max = 0.25})
+            return a, b, c, d, store.get("badge")
+            """, host: host) == [.integer(0), .integer(3), .integer(2), .float(0.25), .integer(2)])
+        // An overflow past math.maxinteger is held at the bound, an integer.
+        #expect(try await values("store.set('big', math.maxinteger) local n = store.increment('big', 1, {max = math.maxinteger}) return math.type(n), n == math.maxinteger")
+                == [.text("integer"), .bool(true)])
+        #expect(try await raised("store.increment('x', 1, {0, 1})")?.contains("store.increment: the bounds are {min =, max =}, not a list") == true)
+        #expect(try await raised("store.increment('x', 1, {min = 2, max = 1})")?.contains("store.increment: min must not be greater than max") == true)
+        #expect(try await raised("store.increment('x', 1, {low = 0})")?.contains("store.increment: unknown option 'low'; options are min, max") == true)
+        #expect(try await raised("store.increment('x', 1, {min = '0'})")?.contains("store.increment: min must be a finite number") == true)
+        #expect(try await raised("store.increment('x', 1, 0)")?.contains("bad argument #3 to 'increment' (table {min =, max =} expected, got number)") == true)
+    }
+
     @Test func wrongValuesRaiseErrors() async throws {
         let host = ScriptHost()
         #expect(try await raised("store.set('k', {})", host: host)?.contains("bad argument #2 to 'set' (string, number, boolean or nil expected, got table)") == true)

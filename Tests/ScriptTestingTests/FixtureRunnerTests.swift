@@ -111,6 +111,29 @@ private func fixture(_ name: String, payload: String = #"{"aps": {"alert": "x", 
         #expect(summary.line == "1 passed, 4 failed")
     }
 
+    @Test func absurdLimitsAreMalformedInsteadOfWrapping() async throws {
+        func limits(_ entry: String) -> String {
+            #"{"script": "rules.lua", "payload": {"aps": {}}, "limits": \#(entry), "expect": {}}"#
+        }
+        let folder = try Folder([
+            "rules.lua": script,
+            "1.fixture.json": limits(#"{"timeMs": 9223372036854775807}"#),
+            "2.fixture.json": limits(#"{"memoryMB": 17592186044416}"#),
+            "3.fixture.json": limits(#"{"memoryMB": 1e30}"#),
+            "4.fixture.json": limits(#"{"cpuMs": 0}"#),
+            "5.fixture.json": limits(#"{"cpuMs": 3600000, "memoryMB": 65536, "timeMs": 86400000}"#),
+        ])
+        defer { folder.remove() }
+        let (lines, summary) = try await folder.run()
+        #expect(lines.count == 5)
+        #expect(lines[0].contains("1.fixture.json: 'limits.timeMs' must be a whole number of milliseconds from 1 to 86400000 (a day)"))
+        #expect(lines[1].contains("2.fixture.json: 'limits.memoryMB' must be a whole number of MiB from 1 to 65536 (64 GiB)"))
+        #expect(lines[2].contains("3.fixture.json: 'limits.memoryMB' must be a whole number of MiB"))
+        #expect(lines[3].contains("4.fixture.json: 'limits.cpuMs' must be a whole number of milliseconds from 1 to 3600000"))
+        #expect(lines[4] == "PASS 5.fixture.json")
+        #expect(summary == FixtureSummary(passed: 1, failed: 0, malformed: 4))
+    }
+
     @Test func mediaEntriesOfTheWrongTypeAreMalformed() async throws {
         func media(_ entry: String) -> String {
             #"{"script": "rules.lua", "payload": {"aps": {}}, "media": {"https://a.example/x.jpg": \#(entry)}, "expect": {}}"#
@@ -207,6 +230,82 @@ private func fixture(_ name: String, payload: String = #"{"aps": {"alert": "x", 
         defer { folder.remove() }
         let (lines, summary) = try await folder.run()
         #expect(lines == ["PASS a", "PASS b"])
+        #expect(summary.failed == 0)
+    }
+
+    @Test func aFailShowsTheReasonWithTheScriptsPathBeforeTheDifferences() async throws {
+        let folder = try Folder([
+            "rules.lua": "function didReceive(r, c)\n  error(\"no sender in payload\")\nend\n",
+            "1.fixture.json": fixture("raises", expect: #"{"outcome": "completed"}"#),
+            "2.fixture.json": fixture("expects the fallback", expect: #"{"outcome": "fallback", "reason": {"kind": "error"}}"#),
+        ])
+        defer { folder.remove() }
+        let (lines, _) = try await folder.run()
+        let failAt = try #require(lines.firstIndex(of: "FAIL raises"))
+        let script = folder.url.appendingPathComponent("rules.lua").standardizedFileURL.path
+        #expect(lines[failAt + 2] == "  reason: error: \(script):2: no sender in payload")
+        #expect(lines[failAt + 3] == #"  outcome: expected "completed", actual "fallback""#)
+        #expect(lines.contains("PASS expects the fallback"))
+    }
+
+    @Test func reasonMessagesNameTheScriptByItsPath() {
+        let script = URL(fileURLWithPath: "/x/y/rules.lua")
+        #expect(FixtureOutcome.withPath("rules.lua:12: boom", script: script) == "/x/y/rules.lua:12: boom")
+        #expect(FixtureOutcome.withPath("rules.lua did not load: rules.lua:3: '=' expected", script: script)
+                == "rules.lua did not load: /x/y/rules.lua:3: '=' expected")
+        #expect(FixtureOutcome.withPath("myrules.lua:3: x", script: script) == "myrules.lua:3: x")
+        #expect(FixtureOutcome.withPath("the script used more than its 100 ms of CPU", script: script) == "the script used more than its 100 ms of CPU")
+    }
+
+    @Test func categoriesAndStringsMayBeFilesAndAllowHttpReachesThePolicy() async throws {
+        let folder = try Folder([
+            "rules.lua": """
+                function didReceive(r, c)
+                  local _, err = download("http://cdn.example.com/a.jpg")
+                  c.subtitle = tostring(err)
+                  c.categoryIdentifier = categories.has("reply") and "reply" or "none"
+                end
+                """,
+            "common/categories.json": #"[{"identifier": "reply", "actions": [{"identifier": "r", "title": "Reply"}]}]"#,
+            "common/de.json": #"{"GREETING": "Hallo %@"}"#,
+            "1.fixture.json": #"""
+                {"name": "files and http", "script": "rules.lua", "categories": "common/categories.json", "strings": "common/de.json",
+                 "allowHttp": ["cdn.example.com"],
+                 "payload": {"aps": {"alert": {"loc-key": "GREETING", "loc-args": ["Ann"]}, "mutable-content": 1}},
+                 "expect": {"content": {"title": "", "body": "Hallo Ann", "categoryIdentifier": "reply", "subtitle": "network: no media answer for 'http://cdn.example.com/a.jpg' and no network to ask"}}}
+                """#,
+            "2.fixture.json": #"""
+                {"name": "without allowHttp", "script": "rules.lua", "strings": {"GREETING": "Hi %@"},
+                 "payload": {"aps": {"alert": {"loc-key": "GREETING", "loc-args": ["Bo"]}, "mutable-content": 1}},
+                 "expect": {"content": {"body": "Hi Bo", "subtitle": "not allowed: plain http to 'cdn.example.com' is not allowed; use https or allow http for that host"}}}
+                """#,
+            "3.fixture.json": #"{"script": "rules.lua", "categories": "nowhere.json", "payload": {"aps": {}}, "expect": {}}"#,
+            "4.fixture.json": #"{"script": "rules.lua", "allowHttp": "cdn.example.com", "payload": {"aps": {}}, "expect": {}}"#,
+        ])
+        defer { folder.remove() }
+        let (lines, _) = try await folder.run()
+        #expect(lines.first == "PASS files and http", "\(lines)")
+        #expect(lines.contains("PASS without allowHttp"), "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("ERROR ") && $0.contains("3.fixture.json: categories file ") && $0.hasSuffix("nowhere.json cannot be read; fix 'categories'") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("ERROR ") && $0.contains("4.fixture.json: 'allowHttp' must be a list of host names") }, "\(lines)")
+    }
+
+    @Test func noRegisteredCategoryCanBeExpected() async throws {
+        let folder = try Folder([
+            "rules.lua": """
+                function didReceive(r, c)
+                  if c.userInfo.buttons then
+                    categories.register{identifier = "dyn", actions = {{identifier = "open", title = "Open", icon = {system = "arrow.up.right"}}}}
+                  end
+                end
+                """,
+            "1.fixture.json": fixture("none registered", expect: #"{"registeredCategories": [], "categories": []}"#),
+            "2.fixture.json": fixture("one registered", payload: #"{"aps": {"alert": "x", "mutable-content": 1}, "buttons": 1}"#,
+                                      expect: #"{"registeredCategories": ["dyn"], "categories": [{"identifier": "dyn", "actions": [{"title": "Open", "icon": {"system": "arrow.up.right"}}]}]}"#),
+        ])
+        defer { folder.remove() }
+        let (lines, summary) = try await folder.run()
+        #expect(lines == ["PASS none registered", "PASS one registered"])
         #expect(summary.failed == 0)
     }
 }

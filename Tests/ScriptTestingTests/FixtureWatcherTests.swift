@@ -102,6 +102,24 @@ struct FixtureWatcherTests {
         #expect(plan.directories.contains(tree.path("rules/lib")))
     }
 
+    @Test func categoriesAndStringsFilesAreDependencies() throws {
+        let tree = try FixtureTree()
+        defer { tree.remove() }
+        try tree.write("rules/app.lua", FixtureTree.script(title: "A"))
+        try FileManager.default.createDirectory(at: tree.root.appendingPathComponent("common"), withIntermediateDirectories: true)
+        try tree.write("common/categories.json", #"[{"identifier": "news"}]"#)
+        try tree.write("common/strings.json", #"{"K": "v"}"#)
+        try tree.write("tests/a.fixture.json", """
+            {"script": "../rules/app.lua", "payload": {"aps": {}}, "categories": "../common/categories.json",
+             "strings": "../common/strings.json", "expect": {}}
+            """)
+        let plan = WatchPlan.discover([tree.path("tests")])
+        #expect(plan.dependencies[tree.path("tests/a.fixture.json")] == [
+            tree.path("tests/a.fixture.json"), tree.path("rules/app.lua"), tree.path("common/categories.json"), tree.path("common/strings.json"),
+        ])
+        #expect(plan.directories.contains(tree.path("common")))
+    }
+
     @Test func affectedFixturesAreThoseUsingAChangedFileAndNewOnes() throws {
         let tree = try FixtureTree()
         defer { tree.remove() }
@@ -178,6 +196,11 @@ struct FixtureWatcherTests {
         seen = await lines.waitForSummaries(4)
         #expect(seen.last == "1 passed, 1 failed")
         #expect(seen.contains { $0.contains("outcome: expected \"completed\", actual \"fallback\"") })
+        // The reason comes first, with the script's path and line.
+        let failure = seen.last { $0.hasPrefix("FAIL greets") }?.split(separator: "\n").map(String.init) ?? []
+        #expect(failure.count >= 4, "\(failure)")
+        #expect(failure.dropFirst(2).first?.hasPrefix("  reason: load: ") == true, "\(failure)")
+        #expect(failure.dropFirst(2).first?.contains("\(tree.path("rules/app.lua")):1: ") == true, "\(failure)")
 
         try tree.write("tests/c.fixture.json", FixtureTree.fixture(name: "newcomer", script: "../rules/other.lua", title: "Other"))
         seen = await lines.waitForSummaries(5)

@@ -4,12 +4,13 @@ import Testing
 /// The global reads and writes of `source`, as `read NAME@LINE` / `write NAME@LINE` /
 /// `field G.F@LINE` / `setfield G.F@LINE`.
 private func uses(_ source: String) throws -> [String] {
-    try LuaScopeScanner.scan(Array(source.utf8)).uses.map { use in
+    try LuaScopeScanner.scan(Array(source.utf8)).uses.compactMap { use -> String? in
         switch use {
         case .read(let name, let line): "read \(name)@\(line)"
         case .write(let name, let line): "write \(name)@\(line)"
         case .fieldRead(let global, let field, let line): "field \(global).\(field)@\(line)"
         case .fieldWrite(let global, let field, let line): "setfield \(global).\(field)@\(line)"
+        case .contentField: nil
         }
     }
 }

@@ -155,5 +155,18 @@ struct NotificationPreviewTests {
         #expect(NotificationPreview(result: result, app: nil, categories: []).appName == "App")
         let empty = NotificationPreview(result: result, app: nil, categories: []).html()
         #expect(empty.contains("No title, subtitle or body: iOS shows no banner"))
+        #expect(!empty.contains("<dt>app</dt>"))
+        var content = NotificationContent()
+        content.title = "t"
+        content.categoryIdentifier = "c"
+        let withIcons = DeliveryResult(outcome: .completed, reason: nil, content: content, stats: .init(cpuMs: 0, wallMs: 0, memoryPeakBytes: 0))
+        let category = NotificationCategory(identifier: "c", actions: [
+            NotificationAction(identifier: "a", title: "Like", icon: .system("hand.thumbsup")),
+            NotificationAction(identifier: "b", title: "Reply", icon: .template("reply-icon")),
+        ])
+        let page = NotificationPreview(result: withIcons, app: nil, categories: [category]).html()
+        #expect(page.contains("Like<small>icon: SF Symbol hand.thumbsup</small>"))
+        #expect(page.contains("Reply<small>icon: image reply-icon</small>"))
+        #expect(NotificationPreview(result: result, app: "com.example.news", categories: []).html().contains("<dt>app</dt><dd>com.example.news</dd>"))
     }
 }

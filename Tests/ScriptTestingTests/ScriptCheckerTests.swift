@@ -131,4 +131,29 @@ struct ScriptCheckerTests {
             """
         #expect(try await check(source) == [])
     }
+
+    @Test func fieldsOfAHandlersContentAreChecked() async throws {
+        let source = """
+            function didReceive(request, c)
+              c.titel = "x"
+              c.title = c.body .. c.userInfo.name
+              c:attach(download("https://x.example/a.jpg"))
+              c:atach(nil)
+              local s = c["subtitel"]
+              local function inner(c) c.anything = 1 end
+              do local c = {} c.free = 1 end
+              request.titel = 1
+            end
+            function bestAttempt(content, reason)
+              content.boddy = reason.message
+              content:suppress()
+            end
+            """
+        #expect(try await check(source) == [
+            "rules.lua:2: warning: content has no field 'titel'",
+            "rules.lua:5: warning: content has no field 'atach'",
+            "rules.lua:6: warning: content has no field 'subtitel'",
+            "rules.lua:12: warning: content has no field 'boddy'",
+        ])
+    }
 }

@@ -51,4 +51,23 @@ import Testing
         #expect(try mismatches(#"{"reason": {"kind": "cpu"}}"#, #"{"outcome": "completed"}"#)
                 == [Mismatch(path: "reason", expected: #"{"kind":"cpu"}"#, actual: "(missing)")])
     }
+
+    @Test func containsMatchesAnOrderedSubset() throws {
+        let logs = #"{"logs": [{"level": "warn", "message": "payload has no mutable-content", "source": "host"}, {"level": "info", "message": "hello world"}, {"level": "warn", "message": "no picture: http 404"}]}"#
+        #expect(try mismatches(#"{"logs": {"contains": [{"message": "no picture"}]}}"#, logs).isEmpty)
+        #expect(try mismatches(#"{"logs": {"contains": [{"message": "hello"}, {"level": "warn", "message": "picture"}]}}"#, logs).isEmpty)
+        #expect(try mismatches(#"{"logs": {"contains": []}}"#, logs).isEmpty)
+        // Out of order: the second is found only before the first.
+        let order = try mismatches(#"{"logs": {"contains": [{"message": "no picture"}, {"message": "hello"}]}}"#, logs)
+        #expect(order.count == 1)
+        #expect(order.first?.path == "logs.contains[1]")
+        #expect(order.first?.expected.contains("after element 2") == true)
+        let absent = try mismatches(#"{"logs": {"contains": [{"level": "error"}]}}"#, logs)
+        #expect(absent.first?.path == "logs.contains[0]")
+        // A plain array still matches in full.
+        #expect(try mismatches(#"{"logs": [{"message": "hello"}]}"#, logs).count == 1)
+        // Against an object, "contains" is an ordinary key.
+        #expect(try mismatches(#"{"o": {"contains": [1]}}"#, #"{"o": {"contains": [1]}}"#).isEmpty)
+        #expect(try mismatches(#"{"o": {"contains": [1]}}"#, #"{"o": {"contains": [1, 2]}}"#).count == 1)
+    }
 }

@@ -40,7 +40,7 @@ struct TypeDefinitionTests {
         for name in ["download", "downloadAll", "categories", "locale", "json", "base64", "hex", "crypto", "keys", "hooks", "store", "log", "didReceive", "bestAttempt"] {
             #expect(declaresGlobal(name, in: text), "\(name)")
         }
-        for function in ["categories.has", "categories.get", "categories.list", "categories.register", "categories.localized",
+        for function in ["categories.has", "categories.get", "categories.list", "categories.register", "categories.remove", "categories.localized",
                          "locale.best", "json.decode", "json.encode", "base64.encode", "base64.decode", "hex.encode", "hex.decode",
                          "crypto.decrypt", "crypto.sha256", "crypto.hmacSHA256", "keys.get", "store.get", "store.set",
                          "store.increment", "log.debug", "log.info", "log.warn", "log.error"] {

@@ -87,7 +87,7 @@ void pss_set_dispatch(pss_dispatch_fn fn);
 
 /* ---- States ------------------------------------------------------------------------------ */
 
-/* Makes a sandboxed state: the capped allocator (limit in bytes), the count hook, the safe
+/* Makes a sandboxed state: the capped allocator (limit in bytes), the limit hook, the safe
  * library with its guarded functions, and an empty host module table. `host` is handed back
  * to the dispatch function. Returns NULL when even that does not fit. */
 pss_context *pss_state_new(size_t memory_limit, void *host);
@@ -99,14 +99,20 @@ void pss_state_close(pss_context *ctx);
 
 /* Arms the limits for a run on the calling thread: the CPU budget is measured from now on
  * this thread's CPU clock; `deadline_ns` is on CLOCK_MONOTONIC (0 = none); the memory limit
- * is set to `memory_limit`. Clears an earlier trip and the cancel flag. */
+ * is set to `memory_limit`. Clears an earlier trip and the cancel flag. The CPU budget and the
+ * deadline are timers of this thread: until one fires, no hook slows the script down. A run
+ * must be disarmed on the thread that armed it. */
 void pss_limits_arm(pss_context *ctx, int64_t cpu_budget_ns, int64_t deadline_ns,
                     size_t memory_limit);
 /* Stops checking the clocks (the memory limit stays). */
 void pss_limits_disarm(pss_context *ctx);
-/* Asks a running script to stop at its next check, as if its deadline had come. Safe from
- * any thread. */
+/* Asks a running script to stop at its next check, as if its deadline had come, and signals
+ * the thread the run is armed on so that a script in Lua code stops at once. Safe from any
+ * thread. */
 void pss_cancel(pss_context *ctx);
+/* CPU time the armed run's thread used since the run was armed, read from any thread; -1 when
+ * no run is armed. */
+int64_t pss_run_cpu_ns(pss_context *ctx);
 /* Records a trip from host code (e.g. the deadline came during a download). */
 void pss_trip_request(pss_context *ctx, pss_trip trip);
 /* The tripped limit, or PSS_TRIP_NONE. */
@@ -114,6 +120,12 @@ pss_trip pss_trip_of(pss_context *ctx);
 size_t pss_memory_used(pss_context *ctx);
 size_t pss_memory_peak(pss_context *ctx);
 void pss_memory_peak_reset(pss_context *ctx);
+/* The bytes the state may hold now: its limit as last armed (pss_budget.c). */
+size_t pss_memory_limit(pss_context *ctx);
+/* The limit of the armed run that has passed by now (the CPU budget or the deadline), or an
+ * earlier trip, or PSS_TRIP_NONE. Reads the clocks; records nothing. For host code that works
+ * long for one call (pss_budget.c). */
+pss_trip pss_limit_passed(pss_context *ctx);
 /* Clocks, in nanoseconds: the calling thread's CPU time, and CLOCK_MONOTONIC. */
 int64_t pss_thread_cpu_now_ns(void);
 int64_t pss_monotonic_now_ns(void);
@@ -184,6 +196,9 @@ int pss_testing_run_plain(const char *source, size_t length);
 /* Test support: the bytes the host-call scratch buffers of a state hold now (outside the
  * state's memory limit). */
 size_t pss_testing_scratch_bytes(pss_context *ctx);
+/* Test support: whether a hook is set on the main thread (bit 0) and on the Lua thread that
+ * runs now (bit 1). */
+int pss_testing_hooked(pss_context *ctx);
 
 #ifdef __cplusplus
 }

@@ -21,9 +21,15 @@ extension HostedSandbox {
         } catch {
             return .values([.nil, .text("invalid options: \(error)")])
         }
-        let url = URL(fileURLWithPath: path).standardizedFileURL
+        let mediaDirectory = services.configuration.mediaDirectory
+        let url: URL
+        if let mediaDirectory, !path.hasPrefix("/") {
+            url = mediaDirectory.appendingPathComponent(path).standardizedFileURL
+        } else {
+            url = URL(fileURLWithPath: path).standardizedFileURL
+        }
         guard let source = readableFile(url, run: run) else {
-            return .values([.nil, .text("not allowed: \(path) is neither a download of this request nor a media file")])
+            return .values([.nil, .text("not allowed: \(path) is neither a download of this request nor a file of the media directory")])
         }
         let sniffed: MediaType?
         let size: Int
@@ -56,30 +62,50 @@ extension HostedSandbox {
         } catch {
             return .values([.nil, .text(error.message)])
         }
-        guard run.write(binding.token, { $0.content.attach(attachment) }) != nil else { return .kill(.time) }
+        guard run.write(binding.phase, { $0.content.attach(attachment) }) != nil else { return .kill(.time) }
         return .values([ValueConversion.lua(attachment.jsonValue)])
     }
 
-    /// The file when the script may attach it: a download of this request, or a media file.
+    /// The file when the script may attach it: a download of this request, a file that a
+    /// media answer names, or a file under the host's media directory.
     private func readableFile(_ url: URL, run: RequestRun) -> URL? {
         let path = url.resolvingSymlinksInPath().path
         let folder = run.attachmentDirectory.resolvingSymlinksInPath().path + "/"
         if path.hasPrefix(folder), FileManager.default.isReadableFile(atPath: path) { return url }
         let mediaFiles = Set(run.media.values.compactMap { $0.file?.standardizedFileURL.resolvingSymlinksInPath().path })
         if mediaFiles.contains(path), FileManager.default.isReadableFile(atPath: path) { return url }
+        if let media = services.configuration.mediaDirectory {
+            let folder = media.standardizedFileURL.resolvingSymlinksInPath().path + "/"
+            if path.hasPrefix(folder), FileManager.default.isReadableFile(atPath: path) { return url }
+        }
         return nil
     }
 
     /// The file in the request's folder with its type's extension (copied there if needed).
+    /// A file is copied once per request however often it is attached: its copy is named for
+    /// its path, and a copy already there is used again.
     private func place(_ source: URL, type: MediaType, run: RequestRun) throws -> URL {
         let folder = run.attachmentDirectory.resolvingSymlinksInPath().path + "/"
-        if source.resolvingSymlinksInPath().path.hasPrefix(folder), source.pathExtension.lowercased() == type.fileExtension {
+        let resolved = source.resolvingSymlinksInPath().path
+        if resolved.hasPrefix(folder), source.pathExtension.lowercased() == type.fileExtension {
             return source
         }
         try FileManager.default.createDirectory(at: run.attachmentDirectory, withIntermediateDirectories: true)
         let stem = source.deletingPathExtension().lastPathComponent
-        let target = run.attachmentDirectory.appendingPathComponent("\(stem)-\(UUID().uuidString.prefix(8)).\(type.fileExtension)")
+        let target = run.attachmentDirectory.appendingPathComponent("\(stem)-\(Self.pathDigest(resolved)).\(type.fileExtension)")
+        if FileManager.default.fileExists(atPath: target.path) { return target }
         try FileManager.default.copyItem(at: source, to: target)
         return target
+    }
+
+    /// 16 hex digits that tell files' paths apart (FNV-1a, 64 bits).
+    static func pathDigest(_ path: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in path.utf8 {
+            hash ^= UInt64(byte)
+            hash &*= 0x0000_0100_0000_01b3
+        }
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
     }
 }

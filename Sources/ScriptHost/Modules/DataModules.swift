@@ -23,17 +23,25 @@ extension HostedSandbox {
 
     func installData() {
         sandbox.registerNull(as: "null", in: "json")
-        sandbox.register("decode", in: "json") { call in
+        sandbox.register("decode", in: "json") { [unowned self] call in
             Arguments.string(call, 0, "decode").then { s in
-                if let problem = StrictJSON.trailingComma(in: s.bytes) { return .values([.nil, .text(problem)]) }
-                do throws(JSONError) {
-                    let value = try JSONValue(jsonData: Data(s.bytes))
-                    guard value.depth <= Self.maximumJSONDepth else {
-                        return .values([.nil, .text("too deeply nested: \(value.depth) levels of arrays and objects; json.decode takes at most \(Self.maximumJSONDepth)")])
-                    }
-                    return .values([ValueConversion.lua(value)])
+                // The host's parse would cost many times the text: refuse before it what could
+                // not fit in the state anyway.
+                let needed = StrictJSON.minimumLuaBytes(of: s.bytes)
+                let left = sandbox.memoryLeft
+                if needed > left {
+                    return .values([.nil, .text("too large: the decoded value needs at least \(needed) bytes, and the script has \(left) bytes of memory left")])
+                }
+                do throws(ScriptJSONReader.Failure) {
+                    return .values([try ScriptJSONReader.read(s.bytes, maximumDepth: Self.maximumJSONDepth) { [unowned self] in sandbox.limitPassed() }])
                 } catch {
-                    return .values([.nil, .text(error.message)])
+                    switch error {
+                    case .invalid(let message): return .values([.nil, .text(message)])
+                    case .limit(let kind): return .kill(kind)
+                    case .tooDeep:
+                        let depth = StrictJSON.depth(of: s.bytes)
+                        return .values([.nil, .text("too deeply nested: \(depth) levels of arrays and objects; json.decode takes at most \(Self.maximumJSONDepth)")])
+                    }
                 }
             }
         }
@@ -155,34 +163,54 @@ private func shown(_ byte: UInt8) -> String {
     (0x20..<0x7f).contains(byte) ? "'\(Character(Unicode.Scalar(byte)))'" : String(format: "byte 0x%02x", byte)
 }
 
-/// What JSON forbids and Foundation's reader lets through.
+/// What a JSON text costs decoded, and how deep it nests, read without decoding it.
 enum StrictJSON {
-    /// A message when a `,` comes right before a `]` or `}` (outside strings), else nil.
-    static func trailingComma(in text: [UInt8]) -> String? {
+    /// A lower bound of the bytes the value of `text` takes in a Lua state: every value takes
+    /// a slot of 16 bytes in its array or object, and every array or object a table of at least
+    /// 56 bytes. One pass over the bytes, no value built.
+    static func minimumLuaBytes(of text: [UInt8]) -> Int {
+        text.withUnsafeBufferPointer { bytes in
+            var inString = false
+            var escaped = false
+            var separators = 0
+            var containers = 0
+            var i = 0
+            let n = bytes.count
+            while i < n {
+                let c = bytes[i]
+                i &+= 1
+                if inString {
+                    if escaped { escaped = false } else if c == 0x5c { escaped = true } else if c == 0x22 { inString = false }
+                } else if c == 0x2c {  // ,
+                    separators &+= 1
+                } else if c == 0x22 {  // "
+                    inString = true
+                } else if c == 0x5b || c == 0x7b {  // [ {
+                    containers &+= 1
+                }
+            }
+            return 16 &* separators &+ 56 &* containers
+        }
+    }
+
+    /// How deep the arrays and objects of `text` nest (brackets outside strings).
+    static func depth(of text: [UInt8]) -> Int {
         var inString = false
         var escaped = false
-        var lastComma: Int?
-        for (index, c) in text.enumerated() {
+        var depth = 0
+        var deepest = 0
+        for c in text {
             if inString {
-                if escaped { escaped = false } else if c == UInt8(ascii: "\\") { escaped = true } else if c == UInt8(ascii: "\"") { inString = false }
-                continue
-            }
-            switch c {
-            case UInt8(ascii: "\""):
+                if escaped { escaped = false } else if c == 0x5c { escaped = true } else if c == 0x22 { inString = false }
+            } else if c == 0x22 {
                 inString = true
-                lastComma = nil
-            case UInt8(ascii: ","):
-                lastComma = index
-            case UInt8(ascii: "]"), UInt8(ascii: "}"):
-                if let comma = lastComma {
-                    return "not valid JSON: a comma before '\(Character(Unicode.Scalar(c)))' around character \(comma)"
-                }
-            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"):
-                break
-            default:
-                lastComma = nil
+            } else if c == 0x5b || c == 0x7b {
+                depth += 1
+                deepest = max(deepest, depth)
+            } else if c == 0x5d || c == 0x7d {
+                depth -= 1
             }
         }
-        return nil
+        return deepest
     }
 }

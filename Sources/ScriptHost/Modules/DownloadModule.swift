@@ -65,7 +65,7 @@ extension HostedSandbox {
         guard let id = run.beginDownload(cancel: { task.withLock { $0?.cancel() } }) else {
             return Array(repeating: .failure(DownloadError(.deadline, "no download may start after the deadline or in bestAttempt")), count: count)
         }
-        let downloader = services.downloader(media: run.media)
+        let downloader = services.downloader(media: run.media, allowHTTPHosts: run.allowHTTPHosts)
         let directory = run.attachmentDirectory
         let deadline = ContinuousClock.now + run.deadline.remaining
         let done = DispatchSemaphore(value: 0)
@@ -105,9 +105,15 @@ extension HostedSandbox {
 
     private static func downloadOptions(_ value: LuaValue, function: String) -> Result<DownloadOptions, HostFailure> {
         var options = DownloadOptions()
+        var maxBytesGiven = false
         guard case .table(let t) = value else {
             if value.isNil { return .success(options) }
             return .failure(HostFailure("bad argument #2 to '\(function)' (options table expected, got \(value.typeName))"))
+        }
+        let positional = t.isArray ? t.elements.first : t.pairs.first { $0.key.stringValue == nil }?.value
+        if let entry = positional {
+            let shown = entry.stringValue.map { "\"\($0)\"" } ?? entry.typeName
+            return .failure(HostFailure("\(function): options are named, not positional: got the positional entry \(shown); write {kinds = {\"image\"}}, {timeout = 5} or {maxBytes = 1000000}"))
         }
         for pair in t.pairs {
             switch pair.key.stringValue {
@@ -123,6 +129,7 @@ extension HostedSandbox {
                     return .failure(HostFailure("\(function): maxBytes must be an integer > 0"))
                 }
                 options.maxBytes = Int(n)
+                maxBytesGiven = true
             case "kinds":
                 guard let names = strings(pair.value) else {
                     return .failure(HostFailure("\(function): kinds must be a list such as {\"image\", \"video\"}"))
@@ -138,6 +145,11 @@ extension HostedSandbox {
             default:
                 return .failure(HostFailure("\(function): unknown option '\(pair.key.stringValue ?? "?")'; options are timeout, maxBytes, kinds"))
             }
+        }
+        // `kinds` alone caps the size at the largest attachment maximum among them, checked
+        // against Content-Length and again while the body streams.
+        if !maxBytesGiven, let kinds = options.kinds, !kinds.isEmpty {
+            options.maxBytes = MediaKind.largestAttachmentMaximumBytes(of: kinds)
         }
         return .success(options)
     }

@@ -26,7 +26,7 @@ extension HostedSandbox {
 
     private func post(_ text: String, body: [UInt8], options: (contentType: String, timeout: Duration?), binding: Binding) -> HostReturn {
         let run = binding.run
-        guard binding.token == 1 else { return .values([.nil, .text("deadline: no post may start while bestAttempt runs")]) }
+        guard binding.phase == .didReceive else { return .values([.nil, .text("deadline: no post may start while bestAttempt runs")]) }
         guard !run.deadline.hasPassed, !run.isCancelled else { return .kill(.time) }
         let url: URL
         switch run.postPolicy.check(text) {
@@ -37,7 +37,7 @@ extension HostedSandbox {
             return .values([.nil, .text("too large: the body is \(body.count) bytes; a post may send at most \(PostPolicy.maximumBytes)")])
         }
         let record = PostRecord(url: url.absoluteString, body: String(decoding: body, as: UTF8.self), contentType: options.contentType)
-        _ = run.write(binding.token) { $0.posts.append(record) }
+        _ = run.write(binding.phase) { $0.posts.append(record) }
         var until = run.deadline
         if let timeout = options.timeout, Deadline.now().advanced(by: timeout) < until { until = Deadline.now().advanced(by: timeout) }
         let outcome = Poster.post(

@@ -40,7 +40,7 @@ extension HostedSandbox {
             }
         }
         // `bestAttempt` runs under a deadline of its own, at most its time from now.
-        let deadline = binding.token == 1 ? binding.run.deadline : Deadline.after(binding.run.limits.bestAttemptTime)
+        let deadline = binding.phase == .didReceive ? binding.run.deadline : Deadline.after(binding.run.limits.bestAttemptTime)
         let outcome = HookValues.call(hook, with: call.arguments, on: services.executor.pool, until: deadline)
         // The host may have given up on this phase while the hook ran.
         guard active != nil else { return .kill(.time) }

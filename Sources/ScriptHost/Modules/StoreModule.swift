@@ -1,8 +1,8 @@
 import LuaSandbox
 import NotificationModel
 
-/// `store.get(key)`, `store.set(key, value)` and `store.increment(key [, by])`: the app's
-/// key-value store (``KeyValueStore``).
+/// `store.get(key)`, `store.set(key, value)` and `store.increment(key [, by [, {min =, max =}]])`:
+/// the app's key-value store (``KeyValueStore``).
 ///
 /// Keys are UTF-8 strings. Values are strings (UTF-8), numbers (integers stay integers) and
 /// booleans; `nil` deletes. A value of another type, a store that would pass 64 KB, an
@@ -52,13 +52,49 @@ extension HostedSandbox {
                 case .number(let d) where d.isFinite: by = .number(d)
                 default: return .error("bad argument #2 to 'increment' (finite number expected, got \(Arguments.describe(call[1])))")
                 }
+                let bounds: ClosedBounds
+                switch Self.incrementBounds(call[2]) {
+                case .success(let b): bounds = b
+                case .failure(let f): return .error(f.message)
+                }
                 do throws(StoreError) {
-                    return .values([ValueConversion.lua(try app.store.increment(key, by: by, report: Self.reporter(binding)))])
+                    return .values([ValueConversion.lua(try app.store.increment(key, by: by, within: bounds, report: Self.reporter(binding)))])
                 } catch {
                     return .error(error.message)
                 }
             }
         }
+    }
+
+    /// `{min =, max =}` of `store.increment`: finite numbers, either may be left out, `min <= max`.
+    private static func incrementBounds(_ value: LuaValue) -> Result<ClosedBounds, HostFailure> {
+        var bounds = ClosedBounds()
+        guard case .table(let t) = value else {
+            if value.isNil { return .success(bounds) }
+            return .failure(HostFailure("bad argument #3 to 'increment' (table {min =, max =} expected, got \(value.typeName))"))
+        }
+        if !t.elements.isEmpty {
+            return .failure(HostFailure("store.increment: the bounds are {min =, max =}, not a list"))
+        }
+        for pair in t.pairs {
+            let bound: JSONValue
+            switch pair.value {
+            case .integer(let i): bound = .integer(i)
+            case .number(let d) where d.isFinite: bound = .number(d)
+            default:
+                return .failure(HostFailure("store.increment: \(pair.key.stringValue ?? "?") must be a finite number"))
+            }
+            switch pair.key.stringValue {
+            case "min": bounds.min = bound
+            case "max": bounds.max = bound
+            default:
+                return .failure(HostFailure("store.increment: unknown option '\(pair.key.stringValue ?? "?")'; options are min, max"))
+            }
+        }
+        if let min = bounds.min?.doubleValue, let max = bounds.max?.doubleValue, min > max {
+            return .failure(HostFailure("store.increment: min must not be greater than max"))
+        }
+        return .success(bounds)
     }
 
     /// Host warnings on the request being served.

@@ -7,8 +7,8 @@ struct WatchPlan: Sendable {
     /// The fixture folders, as ``FixtureDiscovery`` finds them.
     var folders: [FixtureFolder] = []
     /// Fixture file path → the paths whose change reruns it: the fixture file, its script, the
-    /// modules the script requires (beside it), its payload file and the files its media answers
-    /// name.
+    /// modules the script requires (beside it), its payload file, the files its media answers
+    /// name, and its categories and strings files.
     var dependencies: [String: Set<String>] = [:]
     /// The directories to watch: every folder under the paths but hidden ones (new fixture
     /// files and folders appear there) and the folders of every dependency.
@@ -68,6 +68,7 @@ struct WatchPlan: Sendable {
         for answer in fixture.media.values {
             if let media = answer.file { paths.insert(media.standardizedFileURL.path) }
         }
+        for file in fixture.dataFiles { paths.insert(file.standardizedFileURL.path) }
         return paths
     }
 

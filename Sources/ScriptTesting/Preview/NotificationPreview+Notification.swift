@@ -129,6 +129,11 @@ extension NotificationPreview {
                 extra = "<small>text input · \(Self.e(hint))</small>"
             }
             if action.options.contains(.authenticationRequired) { extra += "<small>needs unlock</small>" }
+            switch action.icon {
+            case .system(let name)?: extra += "<small>icon: SF Symbol \(Self.e(name))</small>"
+            case .template(let name)?: extra += "<small>icon: image \(Self.e(name))</small>"
+            case nil: break
+            }
             return "<div class=\"\(classes.joined(separator: " "))\" data-identifier=\"\(Self.e(action.identifier))\">\(Self.e(action.title))\(extra)</div>"
         }
         return "<div class=\"actions\" aria-label=\"actions of \(Self.e(id))\">\n\(rows.joined(separator: "\n"))\n</div>"

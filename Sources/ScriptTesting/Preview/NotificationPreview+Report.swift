@@ -40,7 +40,7 @@ extension NotificationPreview {
 
     private func fields() -> String {
         let c = result.content
-        var rows: [(String, String)] = [("app", app ?? "(none)")]
+        var rows: [(String, String)] = app.map { [("app", $0)] } ?? []
         rows.append(("categoryIdentifier", c.categoryIdentifier.isEmpty ? "(none)" : c.categoryIdentifier + (category == nil ? " (not registered)" : "")))
         rows.append(("badge", c.badge.map(String.init) ?? "(unchanged)"))
         switch c.sound {

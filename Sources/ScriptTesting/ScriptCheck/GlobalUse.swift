@@ -10,11 +10,14 @@ enum GlobalUse: Sendable, Hashable {
     case fieldRead(global: String, field: String, line: Int)
     /// The field `field` of the global `global` is assigned (`string.trim = …`).
     case fieldWrite(global: String, field: String, line: Int)
+    /// The field or method `field` of a handler's `content` parameter is used
+    /// (`content.titel = …`, `content:atach(f)`).
+    case contentField(String, line: Int)
 
     /// The line it is on.
     var line: Int {
         switch self {
-        case .read(_, let line), .write(_, let line), .fieldRead(_, _, let line), .fieldWrite(_, _, let line): line
+        case .read(_, let line), .write(_, let line), .fieldRead(_, _, let line), .fieldWrite(_, _, let line), .contentField(_, let line): line
         }
     }
 }

@@ -73,7 +73,8 @@ extension LuaScopeScanner {
                 try expect("]")
             } else if accept(":") {
                 read(target)
-                _ = try expectName()
+                let method = try expectName()
+                if case .name(let base, _) = target, isContent(base) { useContentField(method.text, line: method.line) }
                 try callArguments()
                 target = .other
             } else if current.is("(") || current.is("{") || current.kind == .string {

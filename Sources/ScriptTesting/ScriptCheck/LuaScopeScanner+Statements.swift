@@ -115,7 +115,11 @@ extension LuaScopeScanner {
             isMethod = true
         }
         write(target)
-        try functionBody(isMethod: isMethod)
+        var contentParameter: Int?
+        if case .name(let name, _) = target, isGlobal(name) {
+            contentParameter = ["didReceive": 1, "bestAttempt": 0][name]
+        }
+        try functionBody(isMethod: isMethod, contentParameter: contentParameter)
     }
 
     /// `local function Name funcbody` or `local attnamelist ['=' explist]`.
@@ -153,14 +157,18 @@ extension LuaScopeScanner {
 
     /// `funcbody ::= '(' [parlist] ')' block end`, in a scope of its own; a method's `self`
     /// is its first parameter.
-    mutating func functionBody(isMethod: Bool) throws(LuaSyntaxProblem) {
+    /// A function's parameters and body; `contentParameter` is the index of a handler's
+    /// `content` parameter.
+    mutating func functionBody(isMethod: Bool, contentParameter: Int? = nil) throws(LuaSyntaxProblem) {
         openScope()
         if isMethod { declare("self") }
         try expect("(")
         if !current.is(")") {
+            var index = 0
             repeat {
                 if accept("...") { break }
-                declare(try expectName().text)
+                declare(try expectName().text, isContent: index == contentParameter)
+                index += 1
             } while accept(",")
         }
         try expect(")")

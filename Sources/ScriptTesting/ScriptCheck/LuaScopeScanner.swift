@@ -16,6 +16,9 @@ struct LuaScopeScanner {
     private var position = 0
     /// Names declared in each open block, innermost last.
     private var scopes: [Set<String>] = [[]]
+    /// The names in each open block that are a handler's `content` parameter
+    /// (`didReceive`'s second, `bestAttempt`'s first).
+    private var contentNames: [Set<String>] = [[]]
     private var result = ScopeScan()
 
     private init(tokens: [LuaToken]) { self.tokens = tokens }
@@ -64,13 +67,31 @@ struct LuaScopeScanner {
 
     // MARK: Scopes
 
-    mutating func openScope() { scopes.append([]) }
+    mutating func openScope() {
+        scopes.append([])
+        contentNames.append([])
+    }
 
-    mutating func closeScope() { scopes.removeLast() }
+    mutating func closeScope() {
+        scopes.removeLast()
+        contentNames.removeLast()
+    }
 
-    mutating func declare(_ name: String) {
+    mutating func declare(_ name: String, isContent: Bool = false) {
         scopes[scopes.count - 1].insert(name)
+        if isContent { contentNames[contentNames.count - 1].insert(name) } else { contentNames[contentNames.count - 1].remove(name) }
         if name == "_ENV" { result.replacesEnvironment = true }
+    }
+
+    /// Whether `name`, here, is a handler's `content` parameter (not shadowed by a later local).
+    func isContent(_ name: String) -> Bool {
+        guard let level = scopes.lastIndex(where: { $0.contains(name) }) else { return false }
+        return contentNames[level].contains(name)
+    }
+
+    /// Records the use of a field or method of a `content` parameter.
+    mutating func useContentField(_ field: String, line: Int) {
+        result.uses.append(.contentField(field, line: line))
     }
 
     func isLocal(_ name: String) -> Bool { scopes.contains { $0.contains(name) } }
@@ -99,6 +120,7 @@ struct LuaScopeScanner {
 
     /// `target.field`: a field of a global stays pending; anything deeper is a read.
     mutating func index(_ target: Target, field: String, line: Int) -> Target {
+        if case .name(let base, _) = target, isContent(base) { useContentField(field, line: line) }
         switch target {
         case .name(let base, let baseLine) where isGlobal(base):
             return .field(base: base, baseLine: baseLine, field: field, line: line)

@@ -1,5 +1,6 @@
 import Foundation
 import LuaSandbox
+import NotificationModel
 import ScriptHost
 
 /// Checks a script before it meets a payload (`pushscript check`): it must compile, define
@@ -14,6 +15,8 @@ public struct ScriptChecker: Sendable {
     public let globals: SandboxGlobals
     /// The globals a script is meant to define: its handlers.
     public static let handlers: Set<String> = ["didReceive", "bestAttempt"]
+    /// What notification content has: its fields (``ContentField``) and its methods.
+    public static let contentMembers: Set<String> = Set(ContentField.names).union(["attach", "removeAttachments", "suppress"])
     /// Library tables whose fields the app fills in at run time: never checked.
     public static let openTables: Set<String> = ["hooks"]
 
@@ -145,6 +148,10 @@ public struct ScriptChecker: Sendable {
                 }
             case .fieldWrite:
                 break
+            case .contentField(let field, let line):
+                if !Self.contentMembers.contains(field) {
+                    add(ScriptFinding(.unknownContentField, line: line, "content has no field '\(field)'"))
+                }
             }
         }
         // Stable: uses are in source order, so equal lines keep it.

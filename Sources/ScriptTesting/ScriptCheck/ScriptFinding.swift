@@ -13,6 +13,9 @@ public struct ScriptFinding: Sendable, Hashable {
         case unknownField
         /// A global other than a handler is assigned: a warning.
         case globalWrite
+        /// A field or method that notification content does not have is used on a handler's
+        /// `content` (`content.titel`): a warning.
+        case unknownContentField
         /// The checker could not follow the source to check its globals: a warning.
         case unchecked
         /// A `require` names no module that can be found (a bad name, no such file): an error.
@@ -45,7 +48,7 @@ public struct ScriptFinding: Sendable, Hashable {
     public var severity: Severity {
         switch kind {
         case .compile, .missingHandler, .module: .error
-        case .unknownGlobal, .unknownField, .globalWrite, .unchecked: .warning
+        case .unknownGlobal, .unknownField, .globalWrite, .unknownContentField, .unchecked: .warning
         }
     }
 

@@ -7,7 +7,7 @@ enum BenchCommand: Command {
     static let name = "bench"
     static let summary = "latency and throughput of the pipeline for one payload"
     static let usage = """
-        usage: pushscript bench SCRIPT PAYLOAD [-n N] [--concurrency C] [options]
+        usage: pushscript bench SCRIPT PAYLOAD [-n N] [--concurrency C] [--native RULE] [options]
 
         Delivers PAYLOAD through SCRIPT N times on one host, after a warm-up of up to 100
         deliveries, and prints the latency of one delivery (p50, p99, mean, max), the
@@ -18,16 +18,38 @@ enum BenchCommand: Command {
         options:
           -n N                  deliveries to time (default 1000)
           --concurrency C       deliveries in flight at once (default 1)
+          --native RULE         the same deliveries with a rule written in Swift in place of
+                                SCRIPT's didReceive, to measure the script layer itself:
+                                'noop' (changes nothing) or 'rewrite' (title from
+                                userInfo.headline, " (section)" added to the body,
+                                threadIdentifier from userInfo.section)
         \(HostOptions.help())
           --help                this help
         """
-    static let options = HostOptions.specs + [.value("-n"), .value("--concurrency")]
+    static let options = HostOptions.specs + [.value("-n"), .value("--concurrency"), .value("--native")]
+
+    /// The rules `--native` names.
+    static let nativeRules: [String: NativeRule] = [
+        "noop": { _ in },
+        "rewrite": { content in
+            let section = content.userInfo["section"]?.stringValue
+            if let headline = content.userInfo["headline"]?.stringValue { content.title = headline }
+            content.body += " (\(section ?? "news"))"
+            content.threadIdentifier = section ?? ""
+        },
+    ]
 
     static func run(_ a: ParsedArguments) async throws -> Int32 {
         let input = try DeliveryInput(a, command: name)
         let count = try a.value("-n").map { try HostOptions.positive($0, "-n", name) } ?? 1000
         let concurrency = try a.value("--concurrency").map { try HostOptions.positive($0, "--concurrency", name) } ?? 1
         let (script, request) = (input.script, input.request)
+        let native = try a.value("--native").map { name throws(UsageError) -> NativeRule in
+            guard let rule = nativeRules[name] else {
+                throw UsageError("pushscript bench: --native \(name) is not a rule; give noop or rewrite")
+            }
+            return rule
+        }
         var configuration = input.configuration
         // Every delivery may attach files; none is wanted once it is timed.
         let attachments = FileManager.default.temporaryDirectory.appendingPathComponent("pushscript-bench-\(UUID().uuidString)", isDirectory: true)
@@ -39,13 +61,14 @@ enum BenchCommand: Command {
         #endif
 
         let warmUp = min(count, 100)
-        _ = await deliveries(warmUp, concurrency: concurrency, host: host, request: request, script: script)
+        _ = await deliveries(warmUp, concurrency: concurrency, host: host, request: request, script: script, native: native)
         let start = ContinuousClock.now
-        let samples = await deliveries(count, concurrency: concurrency, host: host, request: request, script: script)
+        let samples = await deliveries(count, concurrency: concurrency, host: host, request: request, script: script, native: native)
         let elapsed = ContinuousClock.now - start
 
         let report = BenchReport(samples: samples, elapsed: elapsed)
-        print("bench: \(count) deliveries of \(script.name), concurrency \(concurrency), after \(warmUp) warm-up")
+        let what = a.value("--native").map { "the native rule \($0)" } ?? script.name
+        print("bench: \(count) deliveries of \(what), concurrency \(concurrency), after \(warmUp) warm-up")
         print(report.latencyLine)
         print(report.throughputLine)
         print(report.outcomesLine)
@@ -54,7 +77,7 @@ enum BenchCommand: Command {
 
     /// Runs `count` deliveries, `concurrency` at a time; returns each one's latency and end.
     private static func deliveries(
-        _ count: Int, concurrency: Int, host: ScriptHost, request: NotificationRequest, script: Script
+        _ count: Int, concurrency: Int, host: ScriptHost, request: NotificationRequest, script: Script, native: NativeRule?
     ) async -> [BenchReport.Sample] {
         let next = Ticket()
         return await withTaskGroup(of: [BenchReport.Sample].self) { group in
@@ -63,7 +86,11 @@ enum BenchCommand: Command {
                     var samples: [BenchReport.Sample] = []
                     while next.take() < count {
                         let start = ContinuousClock.now
-                        let result = await host.deliver(request, script: .script(script))
+                        let result = if let native {
+                            await host.deliver(request, native: native)
+                        } else {
+                            await host.deliver(request, script: .script(script))
+                        }
                         let latency = ContinuousClock.now - start
                         let end = result.reason.map { "fallback (\($0.kind.rawValue))" } ?? "completed"
                         samples.append(.init(latency: latency, end: end))

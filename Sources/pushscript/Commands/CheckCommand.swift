@@ -16,11 +16,14 @@ enum CheckCommand: Command {
           FILE:LINE: warning: read of unknown global 'NAME'
           FILE:LINE: warning: read of unknown field 'MODULE.NAME'
           FILE:LINE: warning: write of global 'NAME' (make it local)
+          FILE:LINE: warning: content has no field 'NAME'   (on a handler's content)
           FILE:LINE: error: module 'NAME' not found: ...
         The known globals are those of a fresh script environment of the host; a script may
         set only its handlers, didReceive and bestAttempt. Modules required by a literal name
         (require "lib.util") are found as the host finds them and checked too, under their
         own file names; they need no didReceive.
+        A last line on standard error sums up: '3 files, no findings' or '2 files, 1 error,
+        1 warning'.
         Exit status: 0 no errors (warnings allowed), 1 an error was found, 2 a file cannot be
         read (named on standard error).
 
@@ -41,38 +44,40 @@ enum CheckCommand: Command {
         }
         let libraries = try HostOptions.libraryDirectories(a, command: name)
         var checked: Set<String> = []
-        var status: Int32 = 0
-        var unreadable = false
+        var summary = FindingSummary(files: a.positionals.count)
         for path in a.positionals {
             let script: Script
             do { script = try Script(contentsOf: URL(fileURLWithPath: path)) } catch {
                 printError("pushscript check: \(error.message); check the path")
-                unreadable = true
+                summary.unreadable += 1
                 continue
             }
             for finding in await checker.check(script) {
                 print(finding.line(file: path))
-                if finding.severity == .error { status = 1 }
+                summary.count(finding)
             }
             let required = checker.modules(requiredBy: script, libraries: libraries)
             for (file, finding) in required.problems {
                 print(finding.line(file: file.map(Self.shown) ?? path))
-                status = 1
+                summary.count(finding)
             }
             for file in required.files where checked.insert(file.standardizedFileURL.path).inserted {
+                summary.files += 1
                 let module: Script
                 do { module = try Script(contentsOf: file) } catch {
                     printError("pushscript check: \(error.message)")
-                    unreadable = true
+                    summary.unreadable += 1
                     continue
                 }
                 for finding in await checker.checkModule(module) {
                     print(finding.line(file: Self.shown(file)))
-                    if finding.severity == .error { status = 1 }
+                    summary.count(finding)
                 }
             }
         }
-        return unreadable ? 2 : status
+        fflush(nil)
+        printError(summary.line)
+        return summary.unreadable > 0 ? 2 : (summary.errors > 0 ? 1 : 0)
     }
 
     /// A module file's path as printed: relative to the current folder when it is inside it.
@@ -80,5 +85,12 @@ enum CheckCommand: Command {
         let path = file.standardizedFileURL.path
         let current = FileManager.default.currentDirectoryPath + "/"
         return path.hasPrefix(current) ? String(path.dropFirst(current.count)) : path
+    }
+}
+
+extension FindingSummary {
+    /// Counts a script finding as an error or a warning.
+    mutating func count(_ finding: ScriptFinding) {
+        if finding.severity == .error { errors += 1 } else { warnings += 1 }
     }
 }

@@ -14,6 +14,8 @@ enum LintCommand: Command {
         http:// URLs anywhere in it. Prints one line per finding on standard output:
           FILE: error: message
           FILE: warning: message
+        A last line on standard error sums up: '3 files, no findings' or '2 files, 1 error,
+        1 warning'.
         Exit status: 0 no errors (warnings allowed), 1 an error was found, 2 a file cannot
         be read (named on standard error).
 
@@ -26,20 +28,21 @@ enum LintCommand: Command {
         guard !a.positionals.isEmpty else {
             throw UsageError("pushscript lint: give at least one payload file; run 'pushscript lint --help'")
         }
-        var status: Int32 = 0
-        var unreadable = false
+        var summary = FindingSummary(files: a.positionals.count)
         for path in a.positionals {
             guard let data = FileManager.default.contents(atPath: path) else {
                 printError("pushscript lint: cannot read \(path); check the path")
-                unreadable = true
+                summary.unreadable += 1
                 continue
             }
             let findings = PayloadLinter.lint(data: data, isAPNS: PayloadFile.isAPNS(path))
             for finding in findings {
                 print("\(path): \(finding.severity.rawValue): \(finding.message)")
-                if finding.severity == .error { status = 1 }
+                if finding.severity == .error { summary.errors += 1 } else { summary.warnings += 1 }
             }
         }
-        return unreadable ? 2 : status
+        fflush(nil)
+        printError(summary.line)
+        return summary.unreadable > 0 ? 2 : (summary.errors > 0 ? 1 : 0)
     }
 }

@@ -31,12 +31,15 @@ enum TestCommand: Command {
         let malformed = Mutex<[String]>([])
         let summary = await runner.run(folders) { result in
             print(result.report)
-            if result.state == .malformed { malformed.withLock { $0.append(result.report) } }
+            if result.state == .malformed { malformed.withLock { $0.append(result.file.path) } }
         }
-        // Malformed files again on standard error, just before the closing line, which stays
-        // last on standard output.
-        for report in malformed.withLock({ $0 }) {
-            printError("pushscript test: \(report.dropFirst("ERROR ".count))")
+        // Standard error names the malformed files once more, without repeating the problems
+        // (their ERROR lines say them), just before the closing line.
+        let files = malformed.withLock { $0 }
+        if !files.isEmpty {
+            fflush(nil)
+            let noun = files.count == 1 ? "fixture file is" : "fixture files are"
+            printError("pushscript test: \(files.count) \(noun) malformed (\(files.joined(separator: ", "))); the ERROR lines say what to fix")
         }
         print(summary.line)
         return summary.exitStatus

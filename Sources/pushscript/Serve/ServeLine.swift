@@ -1,3 +1,4 @@
+import Foundation
 import NotificationModel
 import ScriptHost
 
@@ -19,8 +20,16 @@ enum ServeLine {
     /// Reads a line. `defaultApp` (`--app`) is used when the request names no app.
     static func parse(_ line: String, defaultApp: String?) -> ServeLine {
         let value: JSONValue
-        do { value = try JSONValue(jsonString: line) } catch {
-            return .invalid(id: .null, message: "the line is \(error.message); give one JSON object per line")
+        switch ServeJSONReader.read(line) {
+        case (let read?, nil):
+            value = read
+        case (let read, .tooDeep?):
+            let id = read?.objectValue?["id"] ?? .null
+            return .invalid(id: id, message: "the line nests arrays and objects deeper than \(ServeJSONReader.maximumDepth) levels; give a flatter request")
+        case (_, .invalid(let reason)?):
+            return .invalid(id: .null, message: "the line is not valid JSON: \(reason); give one JSON object per line")
+        case (nil, nil):
+            return .invalid(id: .null, message: "the line is not valid JSON; give one JSON object per line")
         }
         guard case .object(let object) = value else {
             return .invalid(id: .null, message: "a request must be a JSON object with id, app and payload, not \(article(value.kindName))")
@@ -44,7 +53,9 @@ enum ServeLine {
             return .invalid(id: id, message: "payload is missing; give the APNs payload as a JSON object")
         }
         let payload: Payload
-        do { payload = try Payload(value: payloadValue) } catch {
+        // measured on the line's text: a key written twice in the payload still counts
+        let sentSize = Payload.sentSize(ofMember: "payload", in: Data(line.utf8)) ?? 0
+        do { payload = try Payload(value: payloadValue, sentSize: sentSize) } catch {
             return .invalid(id: id, message: error.message)
         }
         var locales: [String]?

@@ -1,0 +1,30 @@
+import LuaSandbox
+import NotificationModel
+
+/// A rule written in Swift in place of a script's `didReceive`: it changes the content as the
+/// script would. For measuring what the script layer itself costs (`pushscript bench --native`).
+public typealias NativeRule = @Sendable (inout NotificationContent) -> Void
+
+extension ScriptHost {
+    /// Delivers `request` through the pipeline a script's request takes — the run, one job on
+    /// a Lua thread under the request's limits and deadline, the result — with `rule` in place
+    /// of the app's script.
+    public func deliver(_ request: NotificationRequest, native rule: @escaping NativeRule) async -> DeliveryResult {
+        let run = makeRun(request)
+        let sandboxes = runtime(for: run.app).pool(services)
+        let hosted: HostedSandbox
+        do {
+            hosted = try sandboxes.checkOut()
+        } catch {
+            return finish(run, .init(kind: .load, message: error.message), original: true)
+        }
+        let job = await services.executor.run(
+            hosted.sandbox, deadline: run.deadline, grace: Self.stuckGrace, onDeadline: { run.cancelDownloads() }
+        ) { _, _ in hosted.runNative(run, rule) }
+        guard case .finished(let cost) = job else {
+            return finish(run, DeliveryResult.Reason.limit(.time, run.limits), original: false)
+        }
+        sandboxes.checkIn(hosted)
+        return finish(run, nil, cost: cost)
+    }
+}
