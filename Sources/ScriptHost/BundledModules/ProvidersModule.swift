@@ -517,15 +517,8 @@ local function applyBadge(sys, info, content, options)
     if not rule.keep then content.badge = rule.set end
     log.debug("%s: badge set to %d", sys.name, rule.set)
   else
-    local current = store.get(key)
-    current = math.type(current) == "integer" and current or 0
-    local by = rule.increment
-    if by < 0 and -by > current then by = -current end
-    local count = store.increment(key, by)
-    if count < 0 then
-      store.set(key, 0)
-      count = 0
-    end
+    -- one atomic step, so that extensions sharing the store never lose a count
+    local count = store.increment(key, rule.increment, { min = 0 })
     content.badge = count
     log.debug("%s: badge %+d -> %d", sys.name, rule.increment, count)
   end
