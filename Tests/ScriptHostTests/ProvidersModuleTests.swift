@@ -145,6 +145,38 @@ private func actions(_ category: JSONValue) -> [[String: JSONValue]] {
         #expect(result.content.body == #"[1,"id",1,"__onesignal__dynamic__6f1c2b4e-8a5d-4e3b-9c1a-2d7e5f0a9b11",17]"#)
     }
 
+    @Test(arguments: [
+        ("onesignal", [nil, ActionIcon.system("cart")]),
+        ("iterable", [nil, nil, ActionIcon.system("xmark.circle")]),
+        ("klaviyo", [nil, ActionIcon.system("shippingbox.fill")]),
+    ])
+    func buttonsCarryTheIconsTheirPayloadsName(file: String, icons: [ActionIcon?]) async throws {
+        let result = try await deliver(script().source.utf8String, payload: try samplePayload(file), host: try host())
+        #expect(result.categories.count == 1)
+        #expect(result.categories.first?.actions.map(\.icon) == icons)
+    }
+
+    @Test func imageIconsAreTemplatesAndIconsNamedWronglyAreLeftOut() async throws {
+        let oneSignal = try payload("""
+            {"aps": {"alert": "x", "mutable-content": 1}, "custom": {"i": "n1"}, "buttons": [
+              {"i": "a", "n": "A", "icon_type": "custom", "path": "reply-icon"},
+              {"i": "b", "n": "B", "icon_type": "emoji", "path": "x"},
+              {"i": "c", "n": "C", "icon_type": "system", "path": ""}]}
+            """)
+        let first = try await deliver(script().source.utf8String, payload: oneSignal, host: try host())
+        #expect(first.categories.first?.actions.map(\.icon) == [.template("reply-icon"), nil, nil])
+
+        let iterable = try payload("""
+            {"aps": {"alert": "x", "mutable-content": 1}, "itbl": {"messageId": "m1", "actionButtons": [
+              {"identifier": "a", "title": "A", "actionIcon": {"iconType": "templateImage", "imageName": "star-icon"}},
+              {"identifier": "b", "title": "B", "actionIcon": {"iconType": "systemImage"}},
+              {"identifier": "c", "title": "C", "actionIcon": "star"}]}}
+            """)
+        let second = try await deliver(script().source.utf8String, payload: iterable, host: try host())
+        #expect(second.categories.first?.actions.map(\.icon) == [.template("star-icon"), nil, nil])
+        #expect(second.logs.allSatisfy { $0.level != .warn }, "\(second.logs)")
+    }
+
     @Test func pushwooshBadgeValuesThatAreNoNumberAreRefusedWithAWarning() async throws {
         let payload = try payload(#"{"aps": {"alert": "x", "mutable-content": 1, "pw_badge": "+99999999999999999999"}, "pw_msg": "1"}"#)
         let result = try await deliver(script().source.utf8String, payload: payload, host: try host())

@@ -19,7 +19,7 @@
 ---What `apply` may do; each part is on unless set to false.
 ---@class ProviderOptions
 ---@field media? boolean Download and attach the provider's media.
----@field buttons? boolean Register the provider's buttons as its SDK's category.
+---@field buttons? boolean Register the provider's buttons as its SDK's category, with the icons its payload names.
 ---@field badge? boolean Apply the provider's badge rule through the store.
 ---@field text? boolean Make the provider's text changes (Airship's `content`).
 ---@field badgeKey? string The store key of the badge count (default "badge").

@@ -32,6 +32,13 @@ local function kindOf(typ)
   if typ:find("image") or typ:find("jpe?g") or typ:find("png") or typ:find("gif") then return "image" end
   if typ:find("video") or typ:find("mp4") or typ:find("mpe?g") or typ:find("avi") or typ:find("mov") then return "video" end
 end
+-- An action's icon: an SF Symbol (`kind` "system") or an image of the app ("template"), or
+-- nil when the payload names none.
+local function icon(kind, name)
+  name = text(name)
+  if name and (kind == "system" or kind == "template") then return { [kind] = name } end
+end
+
 local function reversedWhenTwo(actions)
   -- iOS shows the first action of two on the left; these SDKs swap them so that the first
   -- one sent is on the right.
@@ -86,8 +93,9 @@ system("onesignal", {
     local actions = {}
     for _, b in ipairs(raw) do
       if isTable(b) and text(b.n) then
-        -- icon: b.icon_type "system"/"custom" with b.path (an SF Symbol or template image)
-        actions[#actions + 1] = { identifier = text(b.i) or b.n, title = b.n, options = { "foreground" } }
+        -- icon_type "system" names an SF Symbol in path, "custom" an image of the app
+        local kind = ({ system = "system", custom = "template" })[b.icon_type]
+        actions[#actions + 1] = { identifier = text(b.i) or b.n, title = b.n, options = { "foreground" }, icon = icon(kind, b.path) }
       end
     end
     if #actions == 0 then return nil end
@@ -195,8 +203,10 @@ system("iterable", {
         if b.buttonType == "destructive" then options[#options + 1] = "destructive" end
         if openApp then options[#options + 1] = "foreground" end
         if openApp or b.requiresUnlock == true then options[#options + 1] = "authenticationRequired" end
-        -- icon: b.actionIcon {iconType=, imageName=}
-        local action = { identifier = b.identifier, title = b.title, options = options }
+        -- actionIcon {iconType = "systemImage" or "templateImage", imageName =}
+        local actionIcon = isTable(b.actionIcon) and b.actionIcon or {}
+        local kind = ({ systemImage = "system", templateImage = "template" })[actionIcon.iconType]
+        local action = { identifier = b.identifier, title = b.title, options = options, icon = icon(kind, actionIcon.imageName) }
         if b.buttonType == "textInput" then
           action.textInput = { buttonTitle = type(b.inputTitle) == "string" and b.inputTitle or "",
                                placeholder = type(b.inputPlaceholder) == "string" and b.inputPlaceholder or "" }
@@ -294,8 +304,8 @@ system("klaviyo", {
     local actions = {}
     for _, b in ipairs(raw) do
       if isTable(b) and text(b.id) and text(b.label) then
-        -- icon: b.icon, an SF Symbol name
-        actions[#actions + 1] = { identifier = b.id, title = b.label, options = { "foreground" } }
+        -- icon: an SF Symbol's name
+        actions[#actions + 1] = { identifier = b.id, title = b.label, options = { "foreground" }, icon = icon("system", b.icon) }
       end
     end
     if #actions == 0 then return nil end
