@@ -12,8 +12,10 @@
 --     "runtime.builtin": { "io": "disable", "package": "disable", "debug": "disable" }
 --   }
 --
--- The sandbox also lacks require, dofile, loadfile, collectgarbage, string.dump,
+-- The sandbox also lacks package, dofile, loadfile, collectgarbage, string.dump,
 -- coroutine.close, os.exit, os.getenv and os.execute: `pushscript check` reports their use.
+-- `require` loads modules beside the script, in --lib folders, and the modules shipped with
+-- PushScript, which pushscript/providers.lua (in this folder) describes.
 
 -- MARK: Handlers
 
@@ -340,3 +342,34 @@ function log.warn(format, ...) end
 ---@param format string
 ---@param ... any
 function log.error(format, ...) end
+
+-- MARK: Modules
+
+---Loads a module and returns its value (and the file it came from). `require "pushscript.NAME"`
+---loads a module shipped with PushScript (`pushscript.providers`); any other name is `name.lua`,
+---dots as folders, from the script's folder or a library folder (`--lib DIR`). Names are parts
+---of letters, digits, `_` and `-` joined by dots. The module's chunk runs once per request that
+---requires it: what a request sets in it is gone by the next.
+---@param name string
+---@return any value
+---@return string file
+function require(name) end
+
+-- MARK: HTTP
+
+---Delivery receipts: posts to the hosts the host allows (`--allow-post`).
+http = {}
+
+---@class PostOptions
+---@field contentType? string Default "application/json".
+---@field timeout? number Seconds > 0; never past the request's deadline.
+
+---Posts `body` (at most 64 KB) to an `https` URL of an allowed host; no redirects, within the
+---deadline, never from bestAttempt. Returns the status and the response body (at most 64 KB),
+---or nil and an error starting with `not allowed`, `too large`, `timeout`, `network` or `deadline`.
+---@param url string
+---@param body string
+---@param options? PostOptions
+---@return integer|nil status
+---@return string responseBody_or_error
+function http.post(url, body, options) end

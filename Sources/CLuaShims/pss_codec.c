@@ -374,6 +374,22 @@ static void decode(lua_State *L, decoder *d) {
       pss_push_host_function(L, fid);
       break;
     }
+    case 'K': {
+      /* a chunk the host compiled and holds: its function, with the current environment as
+       * its _ENV (as pss_run_chunk gives it) */
+      int32_t ref;
+      need(L, d, 4);
+      memcpy(&ref, d->data + d->pos, 4);
+      d->pos += 4;
+      pss_context *ctx = pss_ctx(L);
+      if (ctx == NULL || lua_rawgeti(L, LUA_REGISTRYINDEX, ref) != LUA_TFUNCTION)
+        luaL_error(L, "malformed host value");
+      if (ctx->ref_env != LUA_NOREF) {
+        lua_rawgeti(L, LUA_REGISTRYINDEX, ctx->ref_env);
+        if (!lua_setupvalue(L, -2, 1)) lua_pop(L, 1);
+      }
+      break;
+    }
     case 'R': decode_read_only(L, d); break;
     case 'L': {
       /* a copy the script may change, whose metatable it cannot see or replace */

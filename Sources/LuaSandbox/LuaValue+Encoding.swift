@@ -33,6 +33,9 @@ enum ValueCodec {
         case .function(let id):
             bytes.append(UInt8(ascii: "F"))
             appendRaw(id.rawValue, to: &bytes)
+        case .chunk(let chunk):
+            bytes.append(UInt8(ascii: "K"))
+            appendRaw(chunk.ref, to: &bytes)
         case .readOnly(let name, let inner):
             guard case .table = inner else {
                 encode(inner, into: &bytes)

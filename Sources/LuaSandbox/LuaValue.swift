@@ -20,6 +20,9 @@ public enum LuaValue: Sendable, Hashable {
     case null
     /// A host function, as a value a script can call (host to Lua only).
     case function(HostFunctionID)
+    /// A chunk compiled in this sandbox (host to Lua only): the script gets its function, whose
+    /// `_ENV` is the environment of the run in progress, as ``LuaSandbox/run(_:in:)`` sets it.
+    case chunk(CompiledChunk)
     /// A host object made by ``LuaSandbox/makeObject(of:id:)``: its host-side id (Lua to host).
     case object(Int32)
     /// A value the bridge cannot carry: a Lua function, thread or foreign userdata (Lua to
@@ -48,7 +51,7 @@ public enum LuaValue: Sendable, Hashable {
         case .string: return "string"
         case .table, .readOnly, .lockedCopy: return "table"
         case .null, .object: return "userdata"
-        case .function: return "function"
+        case .function, .chunk: return "function"
         case .unsupported(let name): return name
         case .cycle, .tooDeep: return "table"
         }

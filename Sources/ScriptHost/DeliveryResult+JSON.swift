@@ -1,3 +1,4 @@
+import Foundation
 import NotificationModel
 
 extension DeliveryResult {
@@ -5,7 +6,7 @@ extension DeliveryResult {
     /// `suppressed` (only when true), `content`, `logs`, `stats`; then what the request
     /// registered with `categories.register`, in order and always present (empty when
     /// nothing): `registeredCategories`, their identifiers, and `categories`, the categories
-    /// whole in the shape `categories.register` takes.
+    /// whole in the shape `categories.register` takes; and `posts` when it posted.
     public var jsonValue: JSONValue {
         var object: [String: JSONValue] = [
             "outcome": .string(outcome.rawValue),
@@ -23,13 +24,16 @@ extension DeliveryResult {
         if suppressed { object["suppressed"] = .bool(true) }
         object["registeredCategories"] = .array(registeredCategories.map { .string($0) })
         object["categories"] = .array(categories.map(\.jsonValue))
+        if !posts.isEmpty {
+            object["posts"] = .array(posts.map(\.jsonValue))
+        }
         return .object(object)
     }
 
     /// The key order of the result object.
     public static let keyOrder: JSONKeyOrder = {
         var order = JSONKeyOrder.result
-        order.first.append(contentsOf: ["registeredCategories", "categories"])
+        order.first.append(contentsOf: ["registeredCategories", "categories", "posts"])
         order.nested["categories"] = NotificationCategory.jsonKeyOrder
         return order
     }()
@@ -50,4 +54,17 @@ extension DeliveryResult {
     }
 
     private static func rounded(_ ms: Double) -> Double { (ms * 1000).rounded() / 1000 }
+}
+
+extension PostRecord {
+    /// `{"method": "POST", "url": …, "contentType": …, "body": …}`; a body that is JSON is given
+    /// as its value, so that a fixture can match it as a subset.
+    public var jsonValue: JSONValue {
+        let parsed = (try? JSONValue(jsonData: Data(body.utf8))).flatMap { value -> JSONValue? in
+            if case .object = value { return value }
+            if case .array = value { return value }
+            return nil
+        }
+        return .object(["method": .string("POST"), "url": .string(url), "contentType": .string(contentType), "body": parsed ?? .string(body)])
+    }
 }

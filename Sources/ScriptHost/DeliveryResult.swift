@@ -74,11 +74,14 @@ public struct DeliveryResult: Sendable {
     /// The categories the request registered, whole (actions with titles, options, icons,
     /// text input), in order.
     public var categories: [NotificationCategory]
+    /// The posts `http.post` made, in order.
+    public var posts: [PostRecord]
 
     /// A result.
     public init(
         outcome: Outcome, reason: Reason?, suppressed: Bool = false, content: NotificationContent,
-        logs: [LogEntry] = [], stats: Stats, registeredCategories: [String] = [], categories: [NotificationCategory] = []
+        logs: [LogEntry] = [], stats: Stats, registeredCategories: [String] = [], categories: [NotificationCategory] = [],
+        posts: [PostRecord] = []
     ) {
         self.outcome = outcome
         self.reason = reason
@@ -88,5 +91,6 @@ public struct DeliveryResult: Sendable {
         self.stats = stats
         self.registeredCategories = registeredCategories
         self.categories = categories
+        self.posts = posts
     }
 }

@@ -15,8 +15,13 @@ public struct HostConfiguration: Sendable {
     public var keys: [String: [UInt8]]
     /// Hosts that may be reached over plain `http` (`--allow-http`).
     public var allowHTTPHosts: Set<String>
+    /// Hosts `http.post` may post to (`--allow-post`); none by default.
+    public var allowPostHosts: Set<String>
     /// URLs answered from files instead of the network (`--media URL=FILE`).
     public var media: [String: MediaAnswer]
+    /// Folders `require "name"` searches for `name.lua` after the script's own folder
+    /// (`--lib DIR`), in order.
+    public var libraryDirectories: [URL]
     /// Where `store` and registered categories persist (`--state`); in memory when nil.
     public var stateDirectory: URL?
     /// Where downloads and attachments go, one folder per request.
@@ -34,7 +39,8 @@ public struct HostConfiguration: Sendable {
     public init(
         limits: ScriptLimits = .default, locales: [String] = ["en"], strings: [String: String] = [:],
         categories: [NotificationCategory] = [], keys: [String: [UInt8]] = [:], allowHTTPHosts: Set<String> = [],
-        media: [String: MediaAnswer] = [:], stateDirectory: URL? = nil,
+        allowPostHosts: Set<String> = [],
+        media: [String: MediaAnswer] = [:], libraryDirectories: [URL] = [], stateDirectory: URL? = nil,
         attachmentDirectory: URL = HostConfiguration.defaultAttachmentDirectory, offline: Bool = false,
         mediaDirectory: URL? = nil
     ) {
@@ -44,7 +50,9 @@ public struct HostConfiguration: Sendable {
         self.categories = categories
         self.keys = keys
         self.allowHTTPHosts = allowHTTPHosts
+        self.allowPostHosts = allowPostHosts
         self.media = media
+        self.libraryDirectories = libraryDirectories
         self.stateDirectory = stateDirectory
         self.attachmentDirectory = attachmentDirectory
         self.offline = offline

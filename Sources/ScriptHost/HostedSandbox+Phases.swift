@@ -126,7 +126,8 @@ extension HostedSandbox {
         case .failed(let status): return MainPhase(end: .load(DeliveryResult.Reason.loadMessage(status, script: script.name, run.limits)))
         }
         installNewHooks()
-        guard let environment = sandbox.makeEnvironment() else {
+        moduleBase = script.directory
+        guard let environment = makeRequestEnvironment() else {
             return MainPhase(end: .load("not enough memory to set up \(script.name)"))
         }
         if recording { run.record(.loading, in: .didReceive) }

@@ -1,3 +1,4 @@
+import Foundation
 import LuaSandbox
 import NotificationModel
 
@@ -25,6 +26,12 @@ final class HostedSandbox: SandboxHolding, @unchecked Sendable {
     var methodIDs: [String: HostFunctionID] = [:]
     /// The hook names added to `hooks` so far (see ``installNewHooks()``).
     var hookNames: Set<String> = []
+    /// Modules compiled in this sandbox, by file path (or `bundled:NAME`).
+    var modules: [String: CompiledModule] = [:]
+    /// The folder of the script being run: `require` looks there first.
+    var moduleBase: URL?
+    /// The chunk that defines `require` in each request's environment.
+    var preludeChunk: CompiledChunk?
 
     /// Bytes a new state may hold while the API is installed, before a run arms its limit.
     static let setupMemory = 64 << 20
@@ -43,6 +50,8 @@ final class HostedSandbox: SandboxHolding, @unchecked Sendable {
         installDownloads()
         installCrypto()
         installHooks()
+        installRequire()
+        installHTTP()
     }
 
     /// The request being served, if its phase may still write.

@@ -18,6 +18,10 @@ public struct NotificationRequest: Sendable {
     public var keys: [String: [UInt8]]
     /// Answers for downloads added for this request (a fixture's `media`).
     public var media: [String: MediaAnswer]
+    /// Answers for `http.post` by URL (a fixture's `http`).
+    public var http: [String: PostAnswer]
+    /// Hosts `http.post` may post to in this request, besides the host's (a fixture's `allowPost`).
+    public var allowPostHosts: Set<String>
     /// Hosts this request may also reach over plain `http` (a fixture's `allowHttp`).
     public var allowHTTPHosts: Set<String> = []
     /// Localized strings for this request, in place of the host's (a fixture's `strings`).
@@ -27,7 +31,7 @@ public struct NotificationRequest: Sendable {
     public init(
         payload: Payload, app: String? = nil, identifier: String? = nil, locales: [String]? = nil,
         limits: ScriptLimits? = nil, categories: [NotificationCategory] = [], keys: [String: [UInt8]] = [:],
-        media: [String: MediaAnswer] = [:]
+        media: [String: MediaAnswer] = [:], http: [String: PostAnswer] = [:], allowPostHosts: Set<String> = []
     ) {
         self.payload = payload
         self.app = app
@@ -37,6 +41,8 @@ public struct NotificationRequest: Sendable {
         self.categories = categories
         self.keys = keys
         self.media = media
+        self.http = http
+        self.allowPostHosts = allowPostHosts
     }
 
     /// The app the request is for: ``app``, else the payload's `.apns` target bundle.

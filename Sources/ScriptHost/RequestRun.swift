@@ -23,6 +23,9 @@ final class RequestRun: Sendable {
     let media: [String: MediaAnswer]
     /// Hosts that may be reached over plain `http`: the host's and the request's.
     let allowHTTPHosts: Set<String>
+    /// Answers for posts, and where posts may go.
+    let http: [String: PostAnswer]
+    let postPolicy: PostPolicy
     /// Where request folders for downloads and attachments go.
     private let attachmentRoot: URL
     /// This request's folder, named on first use.
@@ -38,6 +41,7 @@ final class RequestRun: Sendable {
         var registeredCategories: [String] = []
         /// The categories the request registered, whole, in order.
         var categories: [NotificationCategory] = []
+        var posts: [PostRecord] = []
         var downloadsAllowed = true
         var downloads: [Int: @Sendable () -> Void] = [:]
         var nextDownload = 0
@@ -48,7 +52,8 @@ final class RequestRun: Sendable {
 
     init(
         identifier: String, app: String?, locales: [String], limits: ScriptLimits, content: NotificationContent,
-        keys: [String: [UInt8]], media: [String: MediaAnswer], attachmentRoot: URL, allowHTTPHosts: Set<String> = []
+        keys: [String: [UInt8]], media: [String: MediaAnswer], attachmentRoot: URL, allowHTTPHosts: Set<String> = [],
+        http: [String: PostAnswer] = [:], allowPostHosts: Set<String> = []
     ) {
         self.identifier = identifier
         self.app = app
@@ -62,6 +67,8 @@ final class RequestRun: Sendable {
         self.media = media
         self.allowHTTPHosts = allowHTTPHosts
         self.attachmentRoot = attachmentRoot
+        self.http = http
+        self.postPolicy = PostPolicy(allowedHosts: allowPostHosts)
         self.state = Mutex(State(content: content))
     }
 

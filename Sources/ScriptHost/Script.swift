@@ -8,14 +8,19 @@ public struct Script: Sendable, Hashable {
     public let source: [UInt8]
     /// A hash of the source: compiled chunks are cached by it.
     public let hash: Int
+    /// The folder the script was read from: `require "name"` looks for `name.lua` there first.
+    /// Nil for a script that comes from no file (then only library folders and bundled
+    /// modules are searched).
+    public var directory: URL?
 
     /// The largest source a script may have: 1 MiB.
     public static let maximumSize = 1 << 20
 
-    /// A script from its name and source text.
-    public init(name: String, source: [UInt8]) {
+    /// A script from its name and source text, and the folder its modules are looked up in.
+    public init(name: String, source: [UInt8], directory: URL? = nil) {
         self.name = name
         self.source = source
+        self.directory = directory
         var hasher = Hasher()
         hasher.combine(source)
         hasher.combine(name)
@@ -23,7 +28,9 @@ public struct Script: Sendable, Hashable {
     }
 
     /// A script from its name and source text.
-    public init(name: String, source: String) { self.init(name: name, source: Array(source.utf8)) }
+    public init(name: String, source: String, directory: URL? = nil) {
+        self.init(name: name, source: Array(source.utf8), directory: directory)
+    }
 
     /// Reads a script file. Throws a ``ScriptLoadError`` naming the file when it cannot.
     public init(contentsOf url: URL) throws(ScriptLoadError) {
@@ -31,7 +38,7 @@ public struct Script: Sendable, Hashable {
         do { data = try Data(contentsOf: url) } catch {
             throw ScriptLoadError(message: "cannot read script \(url.path): \(Self.reason(error))")
         }
-        self.init(name: url.lastPathComponent, source: [UInt8](data))
+        self.init(name: url.lastPathComponent, source: [UInt8](data), directory: url.deletingLastPathComponent())
     }
 
     static func reason(_ error: any Error) -> String {

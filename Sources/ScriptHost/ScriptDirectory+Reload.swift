@@ -83,7 +83,7 @@ extension ScriptDirectory {
             case .compiled(let chunk):
                 sandbox.release(chunk)
                 sandbox.collectGarbage()
-                return .compiled(Script(name: name, source: bytes), stamp, settled: settled)
+                return .compiled(Script(name: name, source: bytes, directory: reload.file.deletingLastPathComponent()), stamp, settled: settled)
             case .failed(let status):
                 return .rejected(compileMessage(status, name: name, memoryLimit: memoryLimit), bytes: bytes, stamp: stamp, settled: settled)
             }

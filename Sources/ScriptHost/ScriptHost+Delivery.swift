@@ -92,7 +92,8 @@ extension ScriptHost {
             keys: configuration.keys.merging(request.keys) { $1 },
             media: configuration.media.merging(request.media) { $1 },
             attachmentRoot: configuration.attachmentDirectory,
-            allowHTTPHosts: configuration.allowHTTPHosts.union(request.allowHTTPHosts))
+            allowHTTPHosts: configuration.allowHTTPHosts.union(request.allowHTTPHosts),
+            http: request.http, allowPostHosts: configuration.allowPostHosts.union(request.allowPostHosts))
         for warning in request.payload.warnings { run.log(.warn, warning, host: true) }
         return run
     }
@@ -111,7 +112,7 @@ extension ScriptHost {
             outcome: outcome, reason: reason, suppressed: original ? false : state.suppressed, content: content,
             logs: state.log.final,
             stats: .init(cpuMs: cost.cpu.milliseconds, wallMs: (Deadline.now().nanoseconds - run.started.nanoseconds).millisecondsFromNanoseconds, memoryPeakBytes: cost.peak),
-            registeredCategories: state.registeredCategories, categories: state.categories)
+            registeredCategories: state.registeredCategories, categories: state.categories, posts: state.posts)
     }
 
     /// Removes the files of the request's folder that were not attached, and the folder when

@@ -104,7 +104,7 @@ enum ValueConversion {
         case .cycle: throw Misfit(problem: "contains itself (a cycle)")
         case .tooDeep: throw Misfit(problem: "is nested too deeply")
         case .unsupported(let type): throw Misfit(problem: "is a \(type)")
-        case .object, .function: throw Misfit(problem: "is a \(value.typeName)")
+        case .object, .function, .chunk: throw Misfit(problem: "is a \(value.typeName)")
         case .readOnly(_, let inner), .lockedCopy(let inner): return try convert(inner)
         }
     }

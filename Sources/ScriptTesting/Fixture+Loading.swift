@@ -5,7 +5,8 @@ import ScriptHost
 extension Fixture {
     /// The keys a fixture may have.
     static let knownKeys: Set<String> = [
-        "name", "script", "app", "payload", "locales", "categories", "keys", "media", "limits", "expect", "allowHttp", "strings",
+        "name", "script", "app", "payload", "locales", "categories", "keys", "media", "http", "allowPost", "limits", "expect",
+        "allowHttp", "strings",
     ]
 
     /// Reads a fixture file; a malformed one throws a ``FixtureError`` saying what is wrong.
@@ -122,6 +123,41 @@ extension Fixture {
             }
         } else {
             media = [:]
+        }
+
+        var http: [String: PostAnswer] = [:]
+        if let value = object["http"] {
+            guard case .object(let entries) = value else { throw fail("'http' must be an object of URL: {status, body, delayMs}") }
+            for (url, answer) in entries {
+                guard case .object(let fields) = answer else { throw fail("'http' entry for \(url) must be {status, body, delayMs}") }
+                var post = PostAnswer()
+                for (key, field) in fields {
+                    switch key {
+                    case "status":
+                        guard let n = field.integerValue, (100...599).contains(n) else { throw fail("'http' entry for \(url): status must be an HTTP status 100...599") }
+                        post.status = Int(n)
+                    case "body":
+                        if let text = field.stringValue { post.body = text } else {
+                            do { post.body = try field.jsonString() } catch { throw fail("'http' entry for \(url): body cannot be written as JSON") }
+                        }
+                    case "delayMs":
+                        guard let n = field.integerValue, n >= 0 else { throw fail("'http' entry for \(url): delayMs must be an integer >= 0") }
+                        post.delayMs = Int(n)
+                    default:
+                        throw fail("'http' entry for \(url) has no field '\(key)'; it takes status, body, delayMs")
+                    }
+                }
+                http[url] = post
+            }
+        }
+        self.http = http
+        if let value = object["allowPost"] {
+            guard case .array(let hosts) = value, hosts.allSatisfy({ $0.stringValue != nil }) else {
+                throw fail("'allowPost' must be a list of host names")
+            }
+            self.allowPost = Set(hosts.compactMap(\.stringValue))
+        } else {
+            self.allowPost = []
         }
 
         if let value = object["limits"] {

@@ -28,6 +28,10 @@ public struct Fixture: Sendable {
     public let keys: [String: [UInt8]]
     /// `media`: answers for downloads.
     public let media: [String: MediaAnswer]
+    /// `http`: answers for `http.post` by URL.
+    public let http: [String: PostAnswer]
+    /// `allowPost`: the hosts `http.post` may post to.
+    public let allowPost: Set<String>
     /// `limits`, over the defaults.
     public let limits: ScriptLimits?
     /// The `categories` and `strings` files it names, if any (a change to them reruns it).

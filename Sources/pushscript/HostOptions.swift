@@ -7,8 +7,8 @@ import ScriptTesting
 enum HostOptions {
     static let specs: [OptionSpec] = [
         .value("--app"), .value("--locale"), .value("--categories"), .value("--key", repeatable: true),
-        .value("--media", repeatable: true), .value("--allow-http", repeatable: true), .value("--strings"),
-        .value("--cpu-ms"), .value("--memory-mb"), .value("--time-ms"), .value("--state"),
+        .value("--media", repeatable: true), .value("--allow-http", repeatable: true), .value("--allow-post", repeatable: true), .value("--strings"),
+        .value("--cpu-ms"), .value("--memory-mb"), .value("--time-ms"), .value("--state"), .value("--lib", repeatable: true),
     ] + mediaSpecs
 
     /// The options' lines for `--help`; `app` says what `--app` names.
@@ -23,11 +23,13 @@ enum HostOptions {
       --offline             no network: a URL no media answer covers fails with 'network'
       --media-dir DIR       the media directory: files content:attach{path=...} may attach
       --allow-http HOST     allow plain http for HOST (repeatable)
+      --allow-post HOST     allow http.post to https://HOST (repeatable; none by default)
       --strings FILE        localized strings (a JSON object) for loc-key alerts
       --cpu-ms N            CPU budget of didReceive in ms (default 200)
       --memory-mb N         memory limit of the Lua state in MiB (default 8)
       --time-ms N           deadline of the whole request in ms (default 25000)
       --state DIR           keep the store and registered categories in DIR
+      --lib DIR             look for require'd modules in DIR after the script's folder (repeatable)
     """ }
 
     /// The host configuration the options describe.
@@ -65,6 +67,8 @@ enum HostOptions {
         }
         try applyMediaOptions(a, command: command, to: &configuration)
         configuration.allowHTTPHosts = Set(a.all("--allow-http"))
+        configuration.allowPostHosts = Set(a.all("--allow-post"))
+        configuration.libraryDirectories = try libraryDirectories(a, command: command)
         if let dir = a.value("--state") {
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: dir, isDirectory: &isDirectory), !isDirectory.boolValue {
@@ -76,6 +80,19 @@ enum HostOptions {
             configuration.stateDirectory = URL(fileURLWithPath: dir, isDirectory: true)
         }
         return configuration
+    }
+
+    /// The `--lib` folders, each checked to be a folder.
+    static func libraryDirectories(_ a: ParsedArguments, command: String) throws(UsageError) -> [URL] {
+        var directories: [URL] = []
+        for dir in a.all("--lib") {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw UsageError("pushscript \(command): --lib \(dir) is not a folder; give a folder of .lua modules")
+            }
+            directories.append(URL(fileURLWithPath: dir, isDirectory: true))
+        }
+        return directories
     }
 
     static func positive(_ text: String, _ option: String, _ command: String) throws(UsageError) -> Int {

@@ -91,3 +91,47 @@ struct CheckCommandTests {
         #expect(run.stderr.hasSuffix("\n2 files, 1 unreadable, no findings\n"))
     }
 }
+
+@Suite("pushscript check: modules")
+struct CheckModulesTests {
+    @Test func requiredModulesAreFoundAndCheckedUnderTheirOwnNames() async throws {
+        let dir = try folder([
+            "rules.lua": """
+                local util = require "lib.util"
+                local shared = require("shared")
+                local providers = require "pushscript.providers"
+                local missing = require 'nowhere'
+                function didReceive(request, content) content.title = util.name .. shared.name end
+                """,
+            "lib/util.lua": """
+                local text = require "text"
+                counter = 1
+                return {name = text.upper(nam)}
+                """,
+            "text.lua": "return {upper = string.upper}",
+            "library/shared.lua": #"return {name = "shared"}"#,
+        ])
+        let run = try await CLI.run(["check", "rules.lua", "--lib", "library"], in: dir)
+        #expect(run.lines == [
+            "rules.lua:4: error: module 'nowhere' not found: no file '\(dir.path)/nowhere.lua', '\(dir.path)/library/nowhere.lua'; put nowhere.lua beside the script or in a --lib folder",
+            "lib/util.lua:2: warning: write of global 'counter' (make it local)",
+            "lib/util.lua:3: warning: read of unknown global 'nam'",
+        ], "\(run)")
+        #expect(run.status == 1)
+
+        let bad = try folder(["rules.lua": #"local x = require "../secret" function didReceive() end"#])
+        let refused = try await CLI.run(["check", "rules.lua"], in: bad)
+        #expect(refused.lines == [#"rules.lua:1: error: bad module name '../secret': '..' is not allowed; use letters, digits, '_' and '-' in parts joined by single dots, like "lib.util""#])
+        #expect(refused.status == 1)
+    }
+
+    @Test func aModuleThatDoesNotCompileIsAnErrorAndALibraryMustBeAFolder() async throws {
+        let dir = try folder(["rules.lua": #"local m = require "broken" function didReceive() end"#, "broken.lua": "return {"])
+        let run = try await CLI.run(["check", "rules.lua"], in: dir)
+        #expect(run.lines == ["broken.lua:1: unexpected symbol near <eof>"], "\(run)")
+        #expect(run.status == 1)
+        let usage = try await CLI.run(["check", "rules.lua", "--lib", "nowhere"], in: dir)
+        #expect(usage.status == 2)
+        #expect(usage.stderr == "pushscript check: --lib nowhere is not a folder; give a folder of .lua modules\n")
+    }
+}

@@ -29,6 +29,38 @@ import Testing
         #expect((stats["memoryPeakBytes"] as? Int ?? 0) > 0)
     }
 
+    @Test func libFoldersAreSearchedForModulesInOrder() async throws {
+        let scratch = try Scratch()
+        let script = try scratch.write("rules.lua", #"local t = require "lib.text" function didReceive(r, c) c.title = t.name end"#)
+        _ = try scratch.write("first/lib/text.lua", #"return {name = "first"}"#)
+        _ = try scratch.write("second/lib/text.lua", #"return {name = "second"}"#)
+        let payload = try scratch.write("p.json", plainPayload)
+        let first = scratch.url.appendingPathComponent("first").path, second = scratch.url.appendingPathComponent("second").path
+        let out = try await CLI.run(["run", script, payload, "--lib", second, "--lib", first])
+        #expect(out.status == 0, "\(out)")
+        let content = try #require(try parseJSON(out.stdout)["content"] as? [String: Any])
+        #expect(content["title"] as? String == "second")
+        let missing = try await CLI.run(["run", script, payload])
+        #expect(missing.status == 3)
+        #expect(missing.stdout.contains("module 'lib.text' not found"))
+    }
+
+    @Test func aCopiedBinaryStillHasTheBundledModules() async throws {
+        let scratch = try Scratch()
+        let alone = scratch.url.appendingPathComponent("bin/pushscript")
+        try FileManager.default.createDirectory(at: alone.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: CLI.binary, to: alone)
+        let script = try scratch.write("work/rules.lua", """
+            local providers = require "pushscript.providers"
+            function didReceive(r, c) c.title = tostring(providers.detect(c.userInfo)) end
+            """)
+        let payload = try scratch.write("work/p.json", #"{"aps": {"alert": "x", "mutable-content": 1}, "custom": {"i": "abc"}}"#)
+        let out = try await CLI.run(["run", script, payload], in: scratch.url.appendingPathComponent("bin"), executable: alone)
+        #expect(out.status == 0, "\(out)")
+        let content = try #require(try parseJSON(out.stdout)["content"] as? [String: Any])
+        #expect(content["title"] as? String == "onesignal")
+    }
+
     @Test func theResultKeepsSpecKeyOrder() async throws {
         let scratch = try Scratch()
         let script = try scratch.write("rules.lua", #"function didReceive(r, c) c:suppress() error("late") end"#)

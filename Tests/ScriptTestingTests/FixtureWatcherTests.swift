@@ -86,6 +86,22 @@ struct FixtureWatcherTests {
         #expect(plan.directories == [tree.path("tests"), tree.path("rules"), tree.path("media")])
     }
 
+    @Test func theModulesAScriptRequiresAreItsFixturesFilesToo() throws {
+        let tree = try FixtureTree()
+        defer { tree.remove() }
+        try tree.write("rules/app.lua", "local util = require \"lib.util\"\n" + FixtureTree.script(title: "A"))
+        try FileManager.default.createDirectory(at: tree.root.appendingPathComponent("rules/lib"), withIntermediateDirectories: true)
+        try tree.write("rules/lib/util.lua", "local text = require('text') return {}")
+        try tree.write("rules/text.lua", "return {}")
+        try tree.write("tests/a.fixture.json", FixtureTree.fixture(name: "a", title: "A"))
+        let plan = WatchPlan.discover([tree.path("tests")])
+        #expect(plan.dependencies[tree.path("tests/a.fixture.json")] == [
+            tree.path("tests/a.fixture.json"), tree.path("rules/app.lua"), tree.path("rules/lib/util.lua"), tree.path("rules/text.lua"),
+        ])
+        #expect(plan.affected(by: FileChanges(paths: [tree.path("rules/text.lua")]), since: plan) == [tree.path("tests/a.fixture.json")])
+        #expect(plan.directories.contains(tree.path("rules/lib")))
+    }
+
     @Test func categoriesAndStringsFilesAreDependencies() throws {
         let tree = try FixtureTree()
         defer { tree.remove() }

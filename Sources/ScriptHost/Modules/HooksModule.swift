@@ -122,7 +122,7 @@ enum HookValues {
             return "json.null"
         case .readOnly(_, let inner), .lockedCopy(let inner):
             return problem(inner, depth: depth)
-        case .function, .object, .unsupported:
+        case .function, .chunk, .object, .unsupported:
             return "a \(value.typeName)"
         }
     }

@@ -1,12 +1,14 @@
 import Foundation
+import ScriptHost
 
 /// What the watch loop knows of the fixtures under its paths at one moment: the folders to
 /// run, the files each fixture depends on, and the directories to watch.
 struct WatchPlan: Sendable {
     /// The fixture folders, as ``FixtureDiscovery`` finds them.
     var folders: [FixtureFolder] = []
-    /// Fixture file path → the paths whose change reruns it: the fixture file, its script, its
-    /// payload file, the files its media answers name, and its categories and strings files.
+    /// Fixture file path → the paths whose change reruns it: the fixture file, its script, the
+    /// modules the script requires (beside it), its payload file, the files its media answers
+    /// name, and its categories and strings files.
     var dependencies: [String: Set<String>] = [:]
     /// The directories to watch: every folder under the paths but hidden ones (new fixture
     /// files and folders appear there) and the folders of every dependency.
@@ -59,6 +61,9 @@ struct WatchPlan: Sendable {
         var paths: Set<String> = [file.path]
         guard let fixture = try? Fixture(contentsOf: file) else { return paths }
         paths.insert(fixture.script.standardizedFileURL.path)
+        if let script = try? Script(contentsOf: fixture.script) {
+            for module in RequireScanner.follow(script, libraries: []).files { paths.insert(module.standardizedFileURL.path) }
+        }
         if case .file(let payload) = fixture.payload { paths.insert(payload.standardizedFileURL.path) }
         for answer in fixture.media.values {
             if let media = answer.file { paths.insert(media.standardizedFileURL.path) }

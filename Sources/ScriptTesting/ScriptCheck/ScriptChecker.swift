@@ -1,9 +1,11 @@
+import Foundation
 import LuaSandbox
 import NotificationModel
 import ScriptHost
 
 /// Checks a script before it meets a payload (`pushscript check`): it must compile, define
-/// `didReceive`, and use only the globals the sandbox has.
+/// `didReceive`, use only the globals the sandbox has, and require modules that can be found;
+/// the modules it requires are checked too.
 ///
 /// The script is compiled in a ``LuaSandbox`` on a Lua thread, as the host compiles it; it is
 /// never run. Globals are found by a scope scanner of Lua's grammar, and compared with the
@@ -41,6 +43,25 @@ public struct ScriptChecker: Sendable {
         }
         if let failure = await compile(script) { return [failure] }
         return analyse(script.source)
+    }
+
+    /// The findings for a module a script requires: as for a script, but a module need not
+    /// define `didReceive`.
+    public func checkModule(_ module: Script) async -> [ScriptFinding] {
+        guard module.source.count <= Script.maximumSize else {
+            return [ScriptFinding(.compile, line: nil, "the module is \(module.source.count) bytes; a module may have at most \(Script.maximumSize) (1 MiB)")]
+        }
+        if let failure = await compile(module) { return [failure] }
+        return analyse(module.source, module: true)
+    }
+
+    /// The module files `script` requires by literal names, directly or through its modules,
+    /// each once; and a `module` finding for each `require` whose module cannot be found, with
+    /// the file it is in (nil: the script itself). Modules are looked for as the host looks for
+    /// them: beside the script, then in `libraries`; bundled modules are not listed.
+    public func modules(requiredBy script: Script, libraries: [URL]) -> (files: [URL], problems: [(file: URL?, finding: ScriptFinding)]) {
+        let followed = RequireScanner.follow(script, libraries: libraries)
+        return (followed.files, followed.missing.map { ($0.in, ScriptFinding(.module, line: $0.use.line, $0.message)) })
     }
 
     /// Compiles on a Lua thread in a fresh sandbox; the finding when it does not compile.
@@ -90,7 +111,7 @@ public struct ScriptChecker: Sendable {
     }
 
     /// The handler and global findings of source that compiles.
-    public func analyse(_ source: [UInt8]) -> [ScriptFinding] {
+    public func analyse(_ source: [UInt8], module: Bool = false) -> [ScriptFinding] {
         let scan: ScopeScan
         do { scan = try LuaScopeScanner.scan(source) } catch {
             return [ScriptFinding(.unchecked, line: error.line, "globals not checked: the checker cannot follow the source here (\(error.message))")]
@@ -102,7 +123,7 @@ public struct ScriptChecker: Sendable {
             if case .fieldWrite(let global, let field, _) = use { writtenFields.insert("\(global).\(field)") }
         }
         var errors: [ScriptFinding] = []
-        if !writtenGlobals.contains("didReceive"), !scan.replacesEnvironment {
+        if !module, !writtenGlobals.contains("didReceive"), !scan.replacesEnvironment {
             errors.append(ScriptFinding(.missingHandler, line: nil, "no didReceive function"))
         }
         var warnings: [ScriptFinding] = []

@@ -18,6 +18,8 @@ public struct ScriptFinding: Sendable, Hashable {
         case unknownContentField
         /// The checker could not follow the source to check its globals: a warning.
         case unchecked
+        /// A `require` names no module that can be found (a bad name, no such file): an error.
+        case module
     }
 
     /// How bad a finding is.
@@ -45,7 +47,7 @@ public struct ScriptFinding: Sendable, Hashable {
     /// Errors for a script that does not compile or has no handler; warnings for the rest.
     public var severity: Severity {
         switch kind {
-        case .compile, .missingHandler: .error
+        case .compile, .missingHandler, .module: .error
         case .unknownGlobal, .unknownField, .globalWrite, .unknownContentField, .unchecked: .warning
         }
     }

@@ -8,7 +8,7 @@ enum CheckCommand: Command {
     static let name = "check"
     static let summary = "compile scripts, report missing handlers and unknown globals"
     static let usage = """
-        usage: pushscript check SCRIPT...
+        usage: pushscript check SCRIPT... [--lib DIR]
 
         Compiles each script as the host does (without running it) and reports, one line each:
           FILE:LINE: message                 it does not compile (Lua's message)
@@ -17,17 +17,21 @@ enum CheckCommand: Command {
           FILE:LINE: warning: read of unknown field 'MODULE.NAME'
           FILE:LINE: warning: write of global 'NAME' (make it local)
           FILE:LINE: warning: content has no field 'NAME'   (on a handler's content)
+          FILE:LINE: error: module 'NAME' not found: ...
         The known globals are those of a fresh script environment of the host; a script may
-        set only its handlers, didReceive and bestAttempt.
+        set only its handlers, didReceive and bestAttempt. Modules required by a literal name
+        (require "lib.util") are found as the host finds them and checked too, under their
+        own file names; they need no didReceive.
         A last line on standard error sums up: '3 files, no findings' or '2 files, 1 error,
         1 warning'.
         Exit status: 0 no errors (warnings allowed), 1 an error was found, 2 a file cannot be
         read (named on standard error).
 
         options:
+          --lib DIR             look for required modules in DIR after the script's folder (repeatable)
           --help                this help
         """
-    static let options: [OptionSpec] = []
+    static let options: [OptionSpec] = [.value("--lib", repeatable: true)]
 
     static func run(_ a: ParsedArguments) async throws -> Int32 {
         guard !a.positionals.isEmpty else {
@@ -38,6 +42,8 @@ enum CheckCommand: Command {
             printError("pushscript check: cannot read the sandbox's globals: \(error.message)")
             return 2
         }
+        let libraries = try HostOptions.libraryDirectories(a, command: name)
+        var checked: Set<String> = []
         var summary = FindingSummary(files: a.positionals.count)
         for path in a.positionals {
             let script: Script
@@ -48,11 +54,43 @@ enum CheckCommand: Command {
             }
             for finding in await checker.check(script) {
                 print(finding.line(file: path))
-                if finding.severity == .error { summary.errors += 1 } else { summary.warnings += 1 }
+                summary.count(finding)
+            }
+            let required = checker.modules(requiredBy: script, libraries: libraries)
+            for (file, finding) in required.problems {
+                print(finding.line(file: file.map(Self.shown) ?? path))
+                summary.count(finding)
+            }
+            for file in required.files where checked.insert(file.standardizedFileURL.path).inserted {
+                summary.files += 1
+                let module: Script
+                do { module = try Script(contentsOf: file) } catch {
+                    printError("pushscript check: \(error.message)")
+                    summary.unreadable += 1
+                    continue
+                }
+                for finding in await checker.checkModule(module) {
+                    print(finding.line(file: Self.shown(file)))
+                    summary.count(finding)
+                }
             }
         }
         fflush(nil)
         printError(summary.line)
         return summary.unreadable > 0 ? 2 : (summary.errors > 0 ? 1 : 0)
+    }
+
+    /// A module file's path as printed: relative to the current folder when it is inside it.
+    static func shown(_ file: URL) -> String {
+        let path = file.standardizedFileURL.path
+        let current = FileManager.default.currentDirectoryPath + "/"
+        return path.hasPrefix(current) ? String(path.dropFirst(current.count)) : path
+    }
+}
+
+extension FindingSummary {
+    /// Counts a script finding as an error or a warning.
+    mutating func count(_ finding: ScriptFinding) {
+        if finding.severity == .error { errors += 1 } else { warnings += 1 }
     }
 }

@@ -21,11 +21,11 @@ enum CLI {
     /// The binary: SwiftPM builds it beside the test runner, since this target depends on it.
     static let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("pushscript")
 
-    /// Runs `pushscript arguments...` with `stdin` as its input, in `directory`, with
-    /// `environment` over the test runner's; kills it after `timeout`.
+    /// Runs `pushscript arguments...` (or `executable`) with `stdin` as its input, in
+    /// `directory`, with `environment` over the test runner's; kills it after `timeout`.
     static func run(
         _ arguments: [String], stdin: String = "", in directory: URL? = nil, environment: [String: String] = [:],
-        timeout: Duration = .seconds(120)
+        timeout: Duration = .seconds(120), executable: URL = binary
     ) async throws -> CLIOutput {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("pushscript-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
@@ -45,7 +45,7 @@ enum CLI {
             try? errors.close()
         }
         let process = Process()
-        process.executableURL = binary
+        process.executableURL = executable
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = directory }
         if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }

@@ -1,0 +1,15 @@
+/// The Lua modules shipped with PushScript, compiled into the binary as source text: a copied
+/// `pushscript` executable, or an app that embeds the host, finds them with no file beside it.
+/// Scripts load them with `require "pushscript.NAME"`.
+public enum BundledModules {
+    /// Module name → Lua source.
+    static let sources: [String: String] = [
+        "pushscript.providers": ProvidersModule.source,
+    ]
+
+    /// The names of the bundled modules, sorted.
+    public static var names: [String] { sources.keys.sorted() }
+
+    /// The source of a bundled module, or nil.
+    public static func source(of name: String) -> String? { sources[name] }
+}

@@ -1,0 +1,153 @@
+import Foundation
+import LuaSandbox
+
+/// `require "name"`: loads `name.lua` from the script's folder or the host's library folders,
+/// or a module shipped with PushScript (`require "pushscript.NAME"`).
+///
+/// A module is compiled once per sandbox (cached by its source, like scripts) under the limits
+/// of the request that first needs it, and its chunk runs again in every request that requires
+/// it: each request gets a fresh module table, and what a module sets — in its table or as a
+/// global — lives in that request's environment only. Within a request, `require` caches as
+/// Lua's `package.loaded` does: the second `require` of a name returns the first one's value.
+///
+/// `require` itself is a small Lua function that each request's environment gets (the
+/// prelude below); it asks the host for the module's compiled chunk through a host function
+/// that the prelude takes out of the environment, so scripts never see it. A file module is
+/// looked at (one `stat`) on the first `require` of each request, and read and compiled again
+/// when it changed: a module edited under `serve` or `watch` is in use from the next request.
+extension HostedSandbox {
+    /// The host function the prelude takes; not a name scripts can reach.
+    static let moduleFetcher = "__pushscript_module"
+
+    /// Defines `require` in an environment and removes the fetcher from it.
+    static let requirePrelude = """
+        local fetch, pcall, error, type = \(moduleFetcher), pcall, error, type
+        \(moduleFetcher) = nil
+        local loaded, loading = {}, {}
+        function require(name)
+          if type(name) ~= "string" then
+            error("bad argument #1 to 'require' (string expected, got " .. (name == nil and "no value" or type(name)) .. ")", 2)
+          end
+          local value = loaded[name]
+          if value ~= nil then return value end
+          if loading[name] then error("module '" .. name .. "' requires itself while it loads", 2) end
+          local chunk, file = fetch(name)
+          if not chunk then error(file, 2) end
+          loading[name] = true
+          local ok, result = pcall(chunk, name, file)
+          loading[name] = nil
+          if not ok then error(result, 0) end
+          if result == nil then result = true end
+          loaded[name] = result
+          return result, file
+        end
+        """
+
+    /// A module compiled in this sandbox.
+    struct CompiledModule {
+        let chunk: CompiledChunk
+        let source: [UInt8]
+        var stamp: FileStamp?
+        var settled: Bool
+    }
+
+    func installRequire() {
+        function(Self.moduleFetcher, in: nil) { [unowned self] binding, call in
+            guard case .string(let raw) = call[0], let text = raw.utf8String else {
+                return .values([.nil, .text("bad argument #1 to 'require' (string expected, got \(Arguments.describe(call[0])))")])
+            }
+            switch fetchModule(text, run: binding.run) {
+            case .success(let chunk): return .values([.chunk(chunk.0), .text(chunk.1)])
+            case .failure(.message(let message)): return .values([.nil, .text(message)])
+            case .failure(.limit(let kind)): return .kill(kind)
+            }
+        }
+    }
+
+    /// Why a module could not be given.
+    enum FetchFailure: Error {
+        case message(String)
+        case limit(LimitKind)
+    }
+
+    /// The compiled chunk of module `text` and its chunk name. On the Lua thread, in a run.
+    private func fetchModule(_ text: String, run: RequestRun) -> Result<(CompiledChunk, String), FetchFailure> {
+        let location: ModuleLocation
+        do {
+            let name = try ModuleName(text)
+            location = try ModuleResolver(scriptDirectory: moduleBase, libraryDirectories: services.configuration.libraryDirectories).locate(name)
+        } catch {
+            return .failure(.message(error.message))
+        }
+        let key: String
+        let observed: FileStamp?
+        switch location {
+        case .bundled(let name, _):
+            key = "bundled:" + name
+            observed = nil
+        case .file(let url, _):
+            key = url.standardizedFileURL.path
+            switch ScriptFileSystem.observe(key) {
+            case .file(let stamp): observed = stamp
+            case .absent: return .failure(.message("module '\(text)' not found: \(key) is gone"))
+            case .unreadable(let why): return .failure(.message("cannot read module '\(text)' (\(key)): \(why)"))
+            }
+        }
+        if let cached = modules[key], cached.settled, observed == nil || cached.stamp == observed {
+            return .success((cached.chunk, location.chunkName))
+        }
+        let source: [UInt8]
+        var stamp: FileStamp?
+        var settled = true
+        switch location {
+        case .bundled(_, let text):
+            source = Array(text.utf8)
+        case .file(let url, _):
+            let now = ScriptFileSystem.now()
+            switch ScriptFileSystem.contents(of: url.path, limit: Script.maximumSize) {
+            case .bytes(let bytes, let read):
+                source = bytes
+                stamp = read
+                settled = read.isSettled(at: now)
+            case .tooLarge(let read):
+                return .failure(.message("module '\(text)' (\(location.chunkName)) is \(read.size) bytes; a module may have at most \(Script.maximumSize) (1 MiB)"))
+            case .absent:
+                return .failure(.message("module '\(text)' not found: \(url.path) is gone"))
+            case .unreadable(let why):
+                return .failure(.message("cannot read module '\(text)' (\(url.path)): \(why)"))
+            }
+        }
+        if var cached = modules[key], cached.source == source {
+            cached.stamp = stamp
+            cached.settled = settled
+            modules[key] = cached
+            return .success((cached.chunk, location.chunkName))
+        }
+        switch sandbox.compile(source, chunkName: location.chunkName) {
+        case .compiled(let chunk):
+            if let stale = modules[key] { sandbox.release(stale.chunk) }
+            modules[key] = CompiledModule(chunk: chunk, source: source, stamp: stamp, settled: settled)
+            return .success((chunk, location.chunkName))
+        case .failed(.error(let message)):
+            return .failure(.message("module '\(text)' does not compile: \(message)"))
+        case .failed(.limit(let kind)):
+            return .failure(.limit(kind))
+        case .failed:
+            return .failure(.message("module '\(text)' does not compile"))
+        }
+    }
+
+    /// A fresh environment for a request with `require` defined in it; nil when memory ran
+    /// out or the prelude failed.
+    func makeRequestEnvironment() -> LuaEnvironment? {
+        guard let environment = sandbox.makeEnvironment() else { return nil }
+        if preludeChunk == nil, case .compiled(let chunk) = sandbox.compile(Self.requirePrelude, chunkName: "require") {
+            preludeChunk = chunk
+        }
+        guard let prelude = preludeChunk, case .completed = sandbox.run(prelude, in: environment) else {
+            sandbox.release(environment)
+            return nil
+        }
+        return environment
+    }
+}

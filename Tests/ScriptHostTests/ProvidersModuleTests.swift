@@ -1,0 +1,190 @@
+import Foundation
+import NotificationModel
+import Testing
+@testable import ScriptHost
+
+/// The provider payload samples in `examples/payloads`.
+private let payloads = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("examples/payloads")
+
+private func samplePayload(_ name: String) throws -> Payload {
+    try Payload(jsonData: Data(contentsOf: payloads.appendingPathComponent("\(name).json")))
+}
+
+/// A script that applies the providers library (with `options`, Lua source) and then writes the
+/// category it chose, as `categories.get` returns it, into the subtitle as JSON.
+private func script(options: String = "nil") -> Script {
+    Script(name: "rules.lua", source: """
+        local providers = require "pushscript.providers"
+        function didReceive(request, content)
+          content.title = tostring(providers.apply(request, content, \(options)))
+          local category = categories.get(content.categoryIdentifier)
+          content.subtitle = category and json.encode(category) or ""
+        end
+        """)
+}
+
+/// The category the script reported, as JSON.
+private func category(_ result: DeliveryResult) throws -> JSONValue {
+    try JSONValue(jsonData: Data(result.content.subtitle.utf8))
+}
+
+private func actions(_ category: JSONValue) -> [[String: JSONValue]] {
+    (category.objectValue?["actions"]?.arrayValue ?? []).compactMap(\.objectValue)
+}
+
+@Suite(.serialized) struct ProvidersModuleTests {
+    let folder: MediaFolder
+
+    init() throws { folder = try MediaFolder() }
+
+    func host(_ media: [String: [UInt8]] = [:], status: Int = 200) throws -> ScriptHost {
+        var answers: [String: MediaAnswer] = [:]
+        for (index, (url, bytes)) in media.enumerated() {
+            answers[url] = MediaAnswer(file: try folder.write("m\(index)", bytes), status: status)
+        }
+        return isolatedHost(folder.url.appendingPathComponent("attachments"), media: answers)
+    }
+
+    @Test(arguments: [
+        ("onesignal", "onesignal"), ("airship", "airship"), ("braze", "braze"), ("firebase", "firebase"),
+        ("iterable", "iterable"), ("clevertap", "clevertap"), ("customerio", "customerio"), ("pushwoosh", "pushwoosh"),
+        ("batch", "batch"), ("pinpoint", "pinpoint"), ("moengage", "moengage"), ("klaviyo", "klaviyo"),
+    ])
+    func eachProvidersSampleIsDetected(file: String, name: String) async throws {
+        let source = #"local p = require "pushscript.providers" function didReceive(r, c) c.title = tostring(p.detect(c.userInfo)) end"#
+        let result = try await deliver(source, payload: try samplePayload(file), host: try host())
+        #expect(result.content.title == name)
+    }
+
+    @Test func aPlainPushIsNoProviderAndIsLeftAlone() async throws {
+        let result = try await deliver(script().source.utf8String, payload: try originalPayload(), host: try host())
+        #expect(result.content.title == "nil")
+        #expect(result.content.attachments.isEmpty)
+        #expect(result.logs.map(\.message) == ["providers: no known provider in the payload"])
+    }
+
+    @Test func oneSignalButtonsAreItsDynamicCategoryWithTwoSwapped() async throws {
+        let result = try await deliver(script().source.utf8String, payload: try samplePayload("onesignal"), host: try host())
+        let category = try category(result)
+        #expect(category.objectValue?["identifier"] == .string("__onesignal__dynamic__6f1c2b4e-8a5d-4e3b-9c1a-2d7e5f0a9b11"))
+        #expect(actions(category).map { $0["identifier"] } == [.string("remind-later"), .string("shop-now")])
+        #expect(actions(category).map { $0["title"] } == [.string("Remind me later"), .string("Shop now")])
+        #expect(actions(category).allSatisfy { $0["options"] == .array([.string("foreground")]) })
+        #expect(category.objectValue?["options"] == .array([.string("customDismissAction")]))
+        #expect(result.content.badge == 1)
+    }
+
+    @Test func iterableButtonsKeepTheirSDKsOptionsAndTextInput() async throws {
+        let result = try await deliver(script().source.utf8String, payload: try samplePayload("iterable"), host: try host())
+        let list = actions(try category(result))
+        #expect(list.map { $0["identifier"] } == [.string("confirm"), .string("reply"), .string("cancel")])
+        #expect(list[0]["options"] == .array([]))
+        #expect(list[1]["textInput"] == .object(["buttonTitle": .string("Send"), "placeholder": .string("Type a message")]))
+        #expect(list[2]["options"] == .array([.string("destructive"), .string("foreground"), .string("authenticationRequired")]))
+    }
+
+    @Test func klaviyoButtonsOpenTheAppAndTwoAreSwapped() async throws {
+        let result = try await deliver(script().source.utf8String, payload: try samplePayload("klaviyo"), host: try host())
+        let category = try category(result)
+        #expect(category.objectValue?["identifier"] == .string("com.klaviyo.dynamic.order_12345_delivered"))
+        #expect(actions(category).map { $0["identifier"] } == [.string("com.klaviyo.action.support"), .string("com.klaviyo.action.track")])
+    }
+
+    @Test func mediaThatFailsIsLoggedAndWhatWasDoneIsLoggedAtDebug() async throws {
+        let url = "https://cdn.example.com/push/parcel.gif"
+        let failing = try host([url: MediaFolder.jpeg], status: 404)
+        let failed = try await deliver(script().source.utf8String, payload: try samplePayload("airship"), host: failing)
+        #expect(failed.outcome == .completed)
+        #expect(failed.content.title == "airship")
+        #expect(failed.content.attachments.isEmpty)
+        #expect(failed.logs.contains { $0.level == .warn && $0.message.hasPrefix("airship: media \(url) not downloaded: http 404") })
+
+        let working = try host([url: MediaFolder.jpeg])
+        let done = try await deliver(script().source.utf8String, payload: try samplePayload("airship"), host: working)
+        #expect(done.content.attachments.map(\.identifier) == ["airship-1"])
+        #expect(done.logs.filter { $0.source == nil && $0.level != .debug }.isEmpty, "\(done.logs)")
+        #expect(done.logs.contains { $0.level == .debug && $0.message.hasPrefix("airship: attached \(url) (public.jpeg") })
+        #expect(done.logs.contains { $0.level == .debug && $0.message == "airship: text replaced" })
+    }
+
+    @Test func aFailingPartNeverStopsTheOthers() async throws {
+        let url = "https://cdn.example.com/push/stadium.jpg"
+        let result = try await deliver(
+            script(options: "{badgeKey = 42}").source.utf8String, payload: try samplePayload("pushwoosh"), host: try host([url: MediaFolder.jpeg]))
+        #expect(result.outcome == .completed)
+        #expect(result.content.badge == nil)
+        #expect(result.content.attachments.map(\.identifier) == ["pushwoosh"])
+        #expect(result.logs.contains { $0.level == .warn && $0.message.hasPrefix("pushwoosh: badge failed: ") })
+    }
+
+    @Test func eachPartCanBeTurnedOff() async throws {
+        let url = "https://cdn.example.com/push/sale-banner.jpg?filename=sale-banner.jpg"
+        let result = try await deliver(
+            script(options: "{media = false, buttons = false, badge = false}").source.utf8String,
+            payload: try samplePayload("onesignal"), host: try host([url: MediaFolder.jpeg]))
+        #expect(result.content.title == "onesignal")
+        #expect(result.content.attachments.isEmpty)
+        #expect(result.content.categoryIdentifier == "")
+        #expect(result.content.badge == nil)
+        #expect(result.registeredCategories.isEmpty)
+    }
+
+    @Test func thePartsOnTheirOwn() async throws {
+        let source = """
+            local p = require "pushscript.providers"
+            function didReceive(request, content)
+              local info = content.userInfo
+              local media = p.media(info)
+              local badge = p.badge(info)
+              local buttons = p.buttons(info)
+              content.body = json.encode({#media, media[1].identifier, badge.increment, buttons.identifier, #p.names()})
+            end
+            """
+        let result = try await deliver(source, payload: try samplePayload("onesignal"), host: try host())
+        #expect(result.content.body == #"[1,"id",1,"__onesignal__dynamic__6f1c2b4e-8a5d-4e3b-9c1a-2d7e5f0a9b11",17]"#)
+    }
+
+    @Test(arguments: [
+        ("onesignal", [nil, ActionIcon.system("cart")]),
+        ("iterable", [nil, nil, ActionIcon.system("xmark.circle")]),
+        ("klaviyo", [nil, ActionIcon.system("shippingbox.fill")]),
+    ])
+    func buttonsCarryTheIconsTheirPayloadsName(file: String, icons: [ActionIcon?]) async throws {
+        let result = try await deliver(script().source.utf8String, payload: try samplePayload(file), host: try host())
+        #expect(result.categories.count == 1)
+        #expect(result.categories.first?.actions.map(\.icon) == icons)
+    }
+
+    @Test func imageIconsAreTemplatesAndIconsNamedWronglyAreLeftOut() async throws {
+        let oneSignal = try payload("""
+            {"aps": {"alert": "x", "mutable-content": 1}, "custom": {"i": "n1"}, "buttons": [
+              {"i": "a", "n": "A", "icon_type": "custom", "path": "reply-icon"},
+              {"i": "b", "n": "B", "icon_type": "emoji", "path": "x"},
+              {"i": "c", "n": "C", "icon_type": "system", "path": ""}]}
+            """)
+        let first = try await deliver(script().source.utf8String, payload: oneSignal, host: try host())
+        #expect(first.categories.first?.actions.map(\.icon) == [.template("reply-icon"), nil, nil])
+
+        let iterable = try payload("""
+            {"aps": {"alert": "x", "mutable-content": 1}, "itbl": {"messageId": "m1", "actionButtons": [
+              {"identifier": "a", "title": "A", "actionIcon": {"iconType": "templateImage", "imageName": "star-icon"}},
+              {"identifier": "b", "title": "B", "actionIcon": {"iconType": "systemImage"}},
+              {"identifier": "c", "title": "C", "actionIcon": "star"}]}}
+            """)
+        let second = try await deliver(script().source.utf8String, payload: iterable, host: try host())
+        #expect(second.categories.first?.actions.map(\.icon) == [.template("star-icon"), nil, nil])
+        #expect(second.logs.allSatisfy { $0.level != .warn }, "\(second.logs)")
+    }
+
+    @Test func pushwooshBadgeValuesThatAreNoNumberAreRefusedWithAWarning() async throws {
+        let payload = try payload(#"{"aps": {"alert": "x", "mutable-content": 1, "pw_badge": "+99999999999999999999"}, "pw_msg": "1"}"#)
+        let result = try await deliver(script().source.utf8String, payload: payload, host: try host())
+        #expect(result.content.badge == nil)
+        #expect(result.logs.contains { $0.level == .warn && $0.message == "pushwoosh: aps.pw_badge '+99999999999999999999' is too large" })
+    }
+}
+
+extension [UInt8] {
+    var utf8String: String { String(decoding: self, as: UTF8.self) }
+}

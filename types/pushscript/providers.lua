@@ -1,0 +1,67 @@
+---@meta pushscript.providers
+-- Type definitions of the bundled module `pushscript.providers` (docs/script-api.md,
+-- "Bundled modules"): `local providers = require "pushscript.providers"`.
+
+---One piece of a provider's media.
+---@class ProviderMedia
+---@field url string
+---@field identifier string The attachment identifier the provider's SDK uses.
+---@field kind? "image"|"audio"|"video" What the payload says the media is.
+---@field only? boolean When true, media of another kind is not attached (Xtremepush: images).
+---@field options? AttachOptions Attachment options from the payload (Airship's crop, time, hidden).
+
+---A provider's badge rule.
+---@class ProviderBadge
+---@field set? integer The badge becomes this (and the stored count with it).
+---@field increment? integer The stored count changes by this, never below 0.
+---@field keep? boolean With `set`: the count is stored, the payload's badge is left as it is.
+
+---What `apply` may do; each part is on unless set to false.
+---@class ProviderOptions
+---@field media? boolean Download and attach the provider's media.
+---@field buttons? boolean Register the provider's buttons as its SDK's category, with the icons its payload names.
+---@field badge? boolean Apply the provider's badge rule through the store.
+---@field text? boolean Make the provider's text changes (Airship's `content`).
+---@field badgeKey? string The store key of the badge count (default "badge").
+---@field timeout? number Seconds each download may take.
+
+local providers = {}
+
+---The provider of a payload, in lower case ("onesignal", "airship", "braze", "firebase",
+---"iterable", "clevertap", "customerio", "pushwoosh", "batch", "pinpoint", "moengage",
+---"klaviyo", "mapp-engage", "appoxee", "xtremepush", "mobisoft", "alibaba"), or nil.
+---@param userInfo table
+---@return string?
+function providers.detect(userInfo) end
+
+---The provider's media; an empty list when there is none.
+---@param userInfo table
+---@return ProviderMedia[]
+function providers.media(userInfo) end
+
+---The category the provider's SDK would register for the payload (the shape
+---`categories.register` takes), or nil and why not.
+---@param userInfo table
+---@param categoryIdentifier? string The content's category (default `aps.category`).
+---@return Category?
+---@return string? why
+function providers.buttons(userInfo, categoryIdentifier) end
+
+---The provider's badge rule, or nil.
+---@param userInfo table
+---@return ProviderBadge?
+function providers.badge(userInfo) end
+
+---Does what the provider's own extension does: text, buttons, badge, then media. Failures are
+---logged (`warn`) and never stop the rest; what was done is logged at `debug`.
+---@param request Request
+---@param content Content
+---@param options? ProviderOptions
+---@return string? provider
+function providers.apply(request, content, options) end
+
+---Every name `detect` can return, in the order payloads are tried.
+---@return string[]
+function providers.names() end
+
+return providers
