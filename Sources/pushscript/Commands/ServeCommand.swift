@@ -9,8 +9,9 @@ enum ServeCommand: Command {
         usage: pushscript serve --scripts DIR [options]
 
         Reads one request per line on standard input and writes one answer per line on standard
-        output, in input order, while up to --concurrency requests run at once. A request is
-        a JSON object:
+        output, in input order. One app's requests run one at a time, in input order, as iOS
+        runs a service extension; different apps' requests run at once, up to --concurrency
+        requests read ahead of the answers written. A request is a JSON object:
           {"id": 7, "app": "com.example.news", "payload": {"aps": {...}}, "locales": ["de-DE", "en"]}
         "id" (any JSON value) is echoed; "locales" is optional (the device's preferred
         languages, else --locale's); "app" may be left out when --app names the default app.
@@ -26,7 +27,7 @@ enum ServeCommand: Command {
 
         options:
           --scripts DIR         the folder of <bundle-id>.lua scripts (required)
-          --concurrency N       requests in flight at once (default 16)
+          --concurrency N       requests read ahead of the answers (default 16)
         \(HostOptions.help(app: "the app of requests that name none"))
           --help                this help
         """
@@ -52,6 +53,7 @@ enum ServeCommand: Command {
         let defaultApp = a.value("--app")
         let reader = LineReader(window: window)
         let output = OrderedOutput(written: { reader.release() })
+        let order = AppOrder()
         var index = 0
         await withDiscardingTaskGroup { group in
             for await line in reader.lines() {
@@ -65,10 +67,11 @@ enum ServeCommand: Command {
                 case .invalid(let id, let message):
                     output.put(slot, ServeLine.errorLine(id: id, message: message))
                 case .request(let id, let request):
-                    group.addTask {
+                    let task = order.enqueue(app: request.resolvedApp ?? "") {
                         let result = await host.deliver(request, from: scripts)
                         output.put(slot, result.jsonLine(id: id))
                     }
+                    group.addTask { await task.value }
                 }
             }
         }
