@@ -1,10 +1,11 @@
 /* Fuzz target: the value codec between Lua and Swift (pss_codec.c).
  *
  * The input is taken as an encoded value sequence, as Swift hands arguments and results to C.
- * Decoding it into a plain Lua state must either fail with a Lua error (a malformed buffer) or
- * push values; the values encoded again, decoded and encoded once more must give the same
- * bytes. Anything else — a crash, a sanitizer report, two encodings that differ — is a
- * finding. */
+ * Decoding it into a sandboxed state (pss_state_new, as the host makes them) must either fail with a Lua error (a malformed buffer) or
+ * push values. Encoding those values gives bytes that decode again unless they hold a value
+ * that only goes from Lua to Swift (a function or userdata is encoded as 'u' and its type);
+ * when they do, encoding and decoding once more must give the same bytes. Anything else — a
+ * crash, a sanitizer report, two encodings that differ — is a finding. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,20 +40,22 @@ static int round_trip(lua_State *L, const unsigned char *data, size_t size, pss_
 }
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size) {
-  lua_State *L = luaL_newstate();
-  *(void **)lua_getextraspace(L) = NULL;
+  pss_context *ctx = pss_state_new((size_t)64 << 20, NULL);
+  if (ctx == NULL) return 0;
+  lua_State *L = ctx->L;
   pss_buffer first, second, third;
   pss_buffer_init(&first);
   pss_buffer_init(&second);
   pss_buffer_init(&third);
   if (round_trip(L, data, size, &first)) {
     /* `first` is a count and the values: the same shape as a value sequence. */
-    if (!round_trip(L, (const unsigned char *)first.data, first.length, &second) ||
-        !round_trip(L, (const unsigned char *)second.data, second.length, &third)) {
-      fprintf(stderr, "value_codec: an encoding of decoded values does not decode\n");
-      abort();
+    if (round_trip(L, (const unsigned char *)first.data, first.length, &second)) {
+      if (!round_trip(L, (const unsigned char *)second.data, second.length, &third)) {
+        fprintf(stderr, "value_codec: an encoding of decoded values does not decode\n");
+        abort();
+      }
     }
-    if (second.length != third.length || memcmp(second.data, third.data, second.length) != 0) {
+    if (third.length > 0 && (second.length != third.length || memcmp(second.data, third.data, second.length) != 0)) {
       fprintf(stderr, "value_codec: encoding decoded values twice gives different bytes\n");
       abort();
     }
@@ -60,6 +63,6 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size) {
   pss_buffer_free(&first);
   pss_buffer_free(&second);
   pss_buffer_free(&third);
-  lua_close(L);
+  pss_state_close(ctx);
   return 0;
 }
