@@ -1,8 +1,9 @@
 // Fuzz target: the line reader of `pushscript serve` (ServeLine.parse, compiled in from
 // Sources/pushscript/Serve/ServeLine.swift).
 //
-// Every line is a request or an error answer; an error answer is one line of valid JSON with
-// the id and a message.
+// Every line is a request or an error answer; an error answer is one line of valid JSON that
+// echoes the id as it was read (compared as written text: a float of 17 or more characters
+// reads back as an integer, see JSONValue(jsonData:)) and gives a message.
 import Foundation
 import NotificationModel
 
@@ -16,7 +17,8 @@ public func fuzzServeLine(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         guard !answer.contains("\n"), let parsed = try? JSONValue(jsonString: answer) else {
             fatalError("serve-line: the error answer is not one line of JSON: \(answer)")
         }
-        guard case .object(let object) = parsed, object["id"] == id, object["error"] == .string(message), !message.isEmpty else {
+        guard let idText = try? id.jsonString(), answer.hasPrefix(#"{"id":"# + idText + #","error":"#),
+              case .object(let object) = parsed, object["error"] == .string(message), !message.isEmpty else {
             fatalError("serve-line: the error answer lost its id or message: \(answer)")
         }
     case .request(_, let request):
