@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 
 /// Downloads media for notification attachments: checks each URL against a ``DownloadPolicy``,
@@ -65,9 +66,11 @@ public struct MediaDownloader: Sendable {
 
     static let cancelled = DownloadError(.deadline, "the download was cancelled (the request's deadline came)")
 
-    /// A task that stops the download when its timeout or the deadline comes, whichever is first.
+    /// A timer that stops the download when its timeout or the deadline comes, whichever is
+    /// first. A dispatch timer, not a sleeping task: a cancelled `Task.sleep` keeps its memory
+    /// until the instant it slept for, which for a 25 s deadline is thousands of downloads.
     private static func startTimer(_ control: DownloadControl, start: ContinuousClock.Instant,
-                                   timeout: Duration?, deadline: ContinuousClock.Instant?) -> Task<Void, Never>? {
+                                   timeout: Duration?, deadline: ContinuousClock.Instant?) -> (any DispatchSourceTimer)? {
         let timeoutEnd = timeout.map { start + $0 }
         let end: ContinuousClock.Instant
         let error: DownloadError
@@ -83,14 +86,13 @@ public struct MediaDownloader: Sendable {
         default:
             return nil
         }
-        return Task {
-            do {
-                try await Task.sleep(until: end, clock: .continuous)
-            } catch {
-                return
-            }
-            control.stop(error)
-        }
+        let (seconds, attoseconds) = max(.zero, end - .now).components
+        let nanoseconds = seconds >= Int64(Int.max / 1_000_000_000) ? Int.max : Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+        let timer = DispatchSource.makeTimerSource(queue: .global())
+        timer.schedule(deadline: .now() + .nanoseconds(nanoseconds), leeway: .milliseconds(1))
+        timer.setEventHandler { control.stop(error) }
+        timer.resume()
+        return timer
     }
 
     private static func seconds(_ duration: Duration) -> String {

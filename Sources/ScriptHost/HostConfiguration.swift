@@ -25,6 +25,10 @@ public struct HostConfiguration: Sendable {
     /// Where `store` and registered categories persist (`--state`); in memory when nil.
     public var stateDirectory: URL?
     /// Where downloads and attachments go, one folder per request.
+    ///
+    /// When a request is delivered the host removes the downloads its script did not attach;
+    /// the attached files stay, and from then on they are the caller's to remove
+    /// (``DeliveryResult/attachmentFiles``, ``DeliveryResult/removeAttachmentFiles()``).
     public var attachmentDirectory: URL
     /// When true, URLs that ``media`` and a request's media do not list fail with `network`
     /// instead of going to the network (fixtures, `--offline`).

@@ -13,7 +13,7 @@ extension Fixture {
     public init(contentsOf file: URL) throws(FixtureError) {
         func fail(_ problem: String) -> FixtureError { FixtureError(path: file.path, problem: problem) }
         let data: Data
-        do { data = try Data(contentsOf: file) } catch { throw fail("cannot read the file") }
+        do { data = try FileBytes.read(file) } catch { throw fail("cannot read the file") }
         let object: [String: JSONValue]
         do {
             guard case .object(let o) = try JSONValue(jsonData: data) else { throw fail("a fixture must be a JSON object") }

@@ -21,9 +21,10 @@ enum PreviewCommand: Command {
         options:
           --out FILE.html       where to write the page (required)
         \(HostOptions.help())
+        \(AttachmentFolder.help)
           --help                this help
         """
-    static let options: [OptionSpec] = HostOptions.specs + [.value("--out")]
+    static let options: [OptionSpec] = HostOptions.specs + [.value("--out"), AttachmentFolder.spec]
 
     static func run(_ a: ParsedArguments) async throws -> Int32 {
         let input = try DeliveryInput(a, command: name)
@@ -32,10 +33,11 @@ enum PreviewCommand: Command {
         }
         let (script, request) = (input.script, input.request)
         var configuration = input.configuration
-        // The attachments are inlined into the page; their files go once it is written.
-        let attachments = FileManager.default.temporaryDirectory.appendingPathComponent("pushscript-preview-\(UUID().uuidString)", isDirectory: true)
-        configuration.attachmentDirectory = attachments
-        defer { try? FileManager.default.removeItem(at: attachments) }
+        // The attachments are inlined into the page; without --attachments their files go
+        // once it is written.
+        let attachments = try AttachmentFolder(a, command: name)
+        defer { attachments.remove() }
+        configuration.attachmentDirectory = attachments.url
 
         let host = ScriptHost(configuration: configuration)
         let result = await host.deliver(request, script: .script(script))
@@ -48,6 +50,7 @@ enum PreviewCommand: Command {
             return 2
         }
         print("wrote \(out) (\(result.outcome.rawValue)\(result.suppressed ? ", suppressed" : ""))")
+        if let note = attachments.note(for: result, command: name) { printError(note) }
         return result.outcome == .completed ? 0 : 3
     }
 }

@@ -10,19 +10,26 @@ enum RunCommand: Command {
 
         Runs SCRIPT's didReceive on PAYLOAD (.json, or .apns with its Simulator Target Bundle)
         and prints the delivered result as JSON. Exit status: 0 completed, 3 fallback,
-        2 usage error or unreadable/invalid input.
+        2 usage error or unreadable/invalid input. Attachment files are removed at exit
+        unless --attachments DIR keeps them (standard error says which).
 
         options:
         \(HostOptions.help())
+        \(AttachmentFolder.help)
           --help                this help
         """
-    static let options = HostOptions.specs
+    static let options = HostOptions.specs + [AttachmentFolder.spec]
 
     static func run(_ a: ParsedArguments) async throws -> Int32 {
         let input = try DeliveryInput(a, command: name)
-        let host = ScriptHost(configuration: input.configuration)
+        let attachments = try AttachmentFolder(a, command: name)
+        defer { attachments.remove() }
+        var configuration = input.configuration
+        configuration.attachmentDirectory = attachments.url
+        let host = ScriptHost(configuration: configuration)
         let result = await host.deliver(input.request, script: .script(input.script))
         print(result.prettyJSON())
+        if let note = attachments.note(for: result, command: name) { printError(note) }
         return result.outcome == .completed ? 0 : 3
     }
 }

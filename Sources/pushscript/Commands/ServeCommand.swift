@@ -9,8 +9,9 @@ enum ServeCommand: Command {
         usage: pushscript serve --scripts DIR [options]
 
         Reads one request per line on standard input and writes one answer per line on standard
-        output, in input order, while up to --concurrency requests run at once. A request is
-        a JSON object:
+        output, in input order. One app's requests run one at a time, in input order, as iOS
+        runs a service extension; different apps' requests run at once, up to --concurrency
+        requests read ahead of the answers written. A request is a JSON object:
           {"id": 7, "app": "com.example.news", "payload": {"aps": {...}}, "locales": ["de-DE", "en"]}
         "id" (any JSON value) is echoed; "locales" is optional (the device's preferred
         languages, else --locale's); "app" may be left out when --app names the default app.
@@ -24,13 +25,20 @@ enum ServeCommand: Command {
         original content back with reason no-script. End of input ends serving once every
         answer is written; exit status 0.
 
+        Attachment files: with --attachments DIR they go into DIR and are yours to keep.
+        Without it serve keeps them in a folder of its own in the temporary directory for the
+        \(AttachmentRetention.maximumResults) most recent results that have any, \(AttachmentRetention.maximumBytes >> 20) MiB at most together (the oldest
+        are removed first), and removes that folder when it ends: at the end of input, on
+        SIGINT and on SIGTERM.
+
         options:
           --scripts DIR         the folder of <bundle-id>.lua scripts (required)
-          --concurrency N       requests in flight at once (default 16)
+          --concurrency N       requests read ahead of the answers (default 16)
+        \(AttachmentFolder.help)
         \(HostOptions.help(app: "the app of requests that name none"))
           --help                this help
         """
-    static let options = HostOptions.specs + [.value("--scripts"), .value("--concurrency")]
+    static let options = HostOptions.specs + [.value("--scripts"), .value("--concurrency"), AttachmentFolder.spec]
 
     static func run(_ a: ParsedArguments) async throws -> Int32 {
         if let extra = a.positionals.first {
@@ -44,7 +52,11 @@ enum ServeCommand: Command {
             throw UsageError("pushscript serve: --scripts \(path) is not a folder; give the folder that holds the <bundle-id>.lua scripts")
         }
         let window = try a.value("--concurrency").map { try HostOptions.positive($0, "--concurrency", name) } ?? 16
-        let configuration = try HostOptions.configuration(a, command: name)
+        var configuration = try HostOptions.configuration(a, command: name)
+        let attachments = try AttachmentFolder(a, command: name)
+        defer { attachments.remove() }
+        configuration.attachmentDirectory = attachments.url
+        let retention = attachments.isOwned ? AttachmentRetention() : nil
         let host = ScriptHost(configuration: configuration)
         let scripts = ScriptDirectory(URL(fileURLWithPath: path, isDirectory: true), memoryLimit: configuration.limits.memoryBytes) { event in
             if let line = message(for: event) { printError(line) }
@@ -52,6 +64,7 @@ enum ServeCommand: Command {
         let defaultApp = a.value("--app")
         let reader = LineReader(window: window)
         let output = OrderedOutput(written: { reader.release() })
+        let order = AppOrder()
         var index = 0
         await withDiscardingTaskGroup { group in
             for await line in reader.lines() {
@@ -65,10 +78,13 @@ enum ServeCommand: Command {
                 case .invalid(let id, let message):
                     output.put(slot, ServeLine.errorLine(id: id, message: message))
                 case .request(let id, let request):
-                    group.addTask {
+                    let task = order.enqueue(app: request.resolvedApp ?? "") {
                         let result = await host.deliver(request, from: scripts)
+                        // Kept before it is written: a written answer's files are counted.
+                        retention?.keep(result)
                         output.put(slot, result.jsonLine(id: id))
                     }
+                    group.addTask { await task.value }
                 }
             }
         }

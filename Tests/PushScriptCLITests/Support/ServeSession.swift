@@ -34,11 +34,12 @@ final class ServeSession: Sendable {
         var isClosed: Bool { state.withLock { $0.closed } }
     }
 
-    /// Starts `pushscript serve arguments...`.
-    init(_ arguments: [String]) throws {
+    /// Starts `pushscript serve arguments...`, with `environment` over the test runner's.
+    init(_ arguments: [String], environment: [String: String] = [:]) throws {
         process = Process()
         process.executableURL = CLI.binary
         process.arguments = ["serve"] + arguments
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         let inPipe = Pipe()
         let outPipe = Pipe()
         let errPipe = Pipe()
@@ -78,6 +79,13 @@ final class ServeSession: Sendable {
         try input.close()
         try await waitFor(timeout: timeout) { !process.isRunning && stdoutLines.isClosed }
         return (process.terminationStatus, stdoutLines.all)
+    }
+
+    /// Sends SIGTERM and waits for the exit; returns the status.
+    func terminate(timeout: Duration = .seconds(60)) async throws -> Int32 {
+        process.terminate()
+        try await waitFor(timeout: timeout) { !process.isRunning }
+        return process.terminationStatus
     }
 
     private func waitFor(timeout: Duration, _ condition: () -> Bool) async throws {
