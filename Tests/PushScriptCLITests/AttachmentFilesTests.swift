@@ -26,8 +26,7 @@ import Testing
         guard let e = FileManager.default.enumerator(atPath: path) else { return [] }
         return e.compactMap { $0 as? String }.filter { name in
             var isDirectory: ObjCBool = false
-            FileManager.default.fileExists(atPath: path + "/" + name, isDirectory: &isDirectory)
-            return !isDirectory.boolValue
+            return FileManager.default.fileExists(atPath: path + "/" + name, isDirectory: &isDirectory) && !isDirectory.boolValue
         }
     }
 
