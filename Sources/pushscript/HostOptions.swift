@@ -167,6 +167,9 @@ func readPayload(_ path: String, command: String) throws(UsageError) -> Payload 
     do {
         return try PayloadFile.payload(data, path: path)
     } catch {
+        if path.hasSuffix(".lua") {
+            throw UsageError("pushscript \(command): \(path) is a script, not a payload; give the script first: pushscript \(command) SCRIPT PAYLOAD")
+        }
         throw UsageError("pushscript \(command): \(path) is not a valid payload: \(error.message)")
     }
 }

@@ -64,6 +64,14 @@ import Testing
             == "pushscript run: --media https://a.example/x.jpg: cannot read \(media); give URL=FILE with a readable file")
     }
 
+    @Test func aScriptGivenAsThePayloadSaysWhichComesFirst() async throws {
+        let scratch = try Scratch()
+        let script = try scratch.write("rules.lua", "function didReceive() end")
+        let payload = try scratch.write("payload.json", #"{"aps": {"alert": "hi", "mutable-content": 1}}"#)
+        #expect(try await usageError(["run", payload, script])
+            == "pushscript run: \(script) is a script, not a payload; give the script first: pushscript run SCRIPT PAYLOAD")
+    }
+
     @Test func invalidPayloadsSayWhatIsWrong() async throws {
         let scratch = try Scratch()
         let script = try scratch.write("rules.lua", "function didReceive() end")
