@@ -26,7 +26,7 @@ import Testing
         #expect(try await usageError(["run", script, payload, "--key", "novalue"])
             == "pushscript run: --key takes NAME=BASE64, not 'novalue'")
         #expect(try await usageError(["run", script])
-            == "pushscript run: expected SCRIPT and PAYLOAD, got 1 arguments; run 'pushscript run --help'")
+            == "pushscript run: expected SCRIPT and PAYLOAD, got 1 argument; run 'pushscript run --help'")
         #expect(try await usageError(["frobnicate"]) == "pushscript: unknown command 'frobnicate'; run 'pushscript --help' for the commands")
         #expect(try await usageError([]) == "pushscript: no command given; run 'pushscript --help' for the commands")
     }
