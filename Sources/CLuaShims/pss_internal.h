@@ -15,6 +15,11 @@
 /* Instructions between a limit signal and the hook's look at the clocks; and between two runs
  * of the count hook on a thread where the limit timers cannot be made. */
 #define PSS_HOOK_COUNT 1000
+/* Nanoseconds between repeated limit signals once a limit timer has fired: a signal that finds
+ * the previous one not yet acted on makes the hook fire on the next instruction, so 1,000
+ * instructions that each spend milliseconds in the VM (a `for` limit or an `==` on a string of
+ * megabytes) cannot carry a script far past its limit. */
+#define PSS_RESIGNAL_NS 2000000
 /* Wall-clock nanoseconds between two reads of the thread's CPU clock. */
 #define PSS_CPU_CHECK_NS 1000000
 /* Charged C steps between two reads of the clocks. */

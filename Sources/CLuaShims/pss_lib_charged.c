@@ -9,14 +9,33 @@
  * long before it could do that much). */
 #define SPAN_MAX ((size_t)1 << 40)
 
-/* The work of a call: its argument count and the lengths of its strings and tables. */
+/* The string bytes one call may be given when they are more than the memory limit: the
+ * strings a state holds are within its memory limit, so more bytes than that are a string
+ * passed many times, and a stock function that converts each argument to a number
+ * (string.char, utf8.char, string.format's %d) would read them all in one call that no check
+ * can stop: 2,000 copies of a 7 MB numeric string are half a minute. */
+#define STRING_ARGS_FLOOR ((size_t)16 << 20)
+
+/* The work of a call: its argument count and the lengths of its strings and tables. Raises
+ * when its string arguments add up to more than the memory limit and STRING_ARGS_FLOOR. */
 static size_t work_of(lua_State *L) {
   int n = lua_gettop(L);
-  size_t work = (size_t)n;
+  size_t work = (size_t)n, text = 0;
   for (int i = 1; i <= n; i++) {
     int t = lua_type(L, i);
-    if (t == LUA_TSTRING || t == LUA_TTABLE) work += lua_rawlen(L, i);
+    if (t == LUA_TSTRING) {
+      size_t len = lua_rawlen(L, i);
+      work += len;
+      text += len;
+    } else if (t == LUA_TTABLE) {
+      work += lua_rawlen(L, i);
+    }
   }
+  pss_context *ctx = pss_ctx(L);
+  size_t cap = ctx != NULL && ctx->limit > STRING_ARGS_FLOOR ? ctx->limit : STRING_ARGS_FLOOR;
+  if (text > cap)
+    luaL_error(L, "too much text in one call: %I bytes of string arguments, at most %I; "
+               "pass a long string fewer times", (lua_Integer)text, (lua_Integer)cap);
   return work;
 }
 

@@ -7,7 +7,9 @@
  * (SIGEV_THREAD_ID). The watchdog's cancel sends the same signal. The handler sets the hook on
  * the Lua thread that is running (the main thread or a coroutine: each has its own hook) and
  * on the main thread; within PSS_HOOK_COUNT instructions the hook reads the clocks and raises
- * the kill, and from then on it runs on every instruction. Where the timers cannot be made, a count hook reads the clocks every
+ * the kill, and from then on it runs on every instruction. The timers fire again every
+ * PSS_RESIGNAL_NS; a signal that finds the last one not acted on makes the hook fire on the
+ * next instruction. Where the timers cannot be made, a count hook reads the clocks every
  * PSS_HOOK_COUNT instructions instead. */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -111,8 +113,15 @@ static void on_limit_signal(int signo, siginfo_t *info, void *context) {
   (void)signo; (void)info; (void)context;
   pss_context *ctx = armed_here;
   if (ctx == NULL) return;
-  atomic_store(&ctx->alarm, 1);
+  int repeated = atomic_exchange(&ctx->alarm, 1);
   lua_State *running = atomic_load(&ctx->running);
+  if (repeated) {
+    /* The hook has not looked at the clocks since the last signal (PSS_RESIGNAL_NS ago): the
+     * instructions are slow ones. It looks at the next instruction. */
+    if (running != NULL) lua_sethook(running, pss_hook, LUA_MASKCOUNT, 1);
+    lua_sethook(ctx->L, pss_hook, LUA_MASKCOUNT, 1);
+    return;
+  }
   if (running != NULL) hook_on(running);
   hook_on(ctx->L);
 }
@@ -152,10 +161,13 @@ static int thread_timers(void) {
   return timers_state == 1;
 }
 
+/* Sets `timer` to fire at `at_ns` and every PSS_RESIGNAL_NS after (of its own clock), or
+ * disarms it when `at_ns` is 0. */
 static void set_timer(timer_t timer, int64_t at_ns) {
   struct itimerspec spec = {0};
   spec.it_value.tv_sec = at_ns / 1000000000;
   spec.it_value.tv_nsec = at_ns % 1000000000;
+  if (at_ns) spec.it_interval.tv_nsec = PSS_RESIGNAL_NS;
   timer_settime(timer, at_ns ? TIMER_ABSTIME : 0, &spec, NULL);
 }
 

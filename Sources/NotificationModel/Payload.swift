@@ -107,7 +107,7 @@ public struct Payload: Sendable, Hashable {
         do {
             value = try JSONValue(jsonData: data)
         } catch {
-            throw PayloadError(.invalidJSON, "payload is \(error.message)")
+            throw PayloadError(.invalidJSON, "payload is \(error.message); give the APNs payload as one JSON object")
         }
         guard case .object(let object) = value else {
             throw PayloadError(.notAnObject, "payload is not a JSON object: it is \(article(value.kindName))")

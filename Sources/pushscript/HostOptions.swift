@@ -168,7 +168,7 @@ struct DeliveryInput {
     /// Reads the two positionals and the options; a usage error names what is wrong.
     init(_ a: ParsedArguments, command: String) throws(UsageError) {
         guard a.positionals.count == 2 else {
-            throw UsageError("pushscript \(command): expected SCRIPT and PAYLOAD, got \(a.positionals.count) arguments; run 'pushscript \(command) --help'")
+            throw UsageError("pushscript \(command): expected SCRIPT and PAYLOAD, got \(a.positionals.count) argument\(a.positionals.count == 1 ? "" : "s"); run 'pushscript \(command) --help'")
         }
         script = try readScript(a.positionals[0], command: command)
         request = NotificationRequest(payload: try readPayload(a.positionals[1], command: command), app: a.value("--app"))
@@ -184,6 +184,9 @@ func readPayload(_ path: String, command: String) throws(UsageError) -> Payload 
     do {
         return try PayloadFile.payload(data, path: path)
     } catch {
+        if path.hasSuffix(".lua") {
+            throw UsageError("pushscript \(command): \(path) is a script, not a payload; give the script first: pushscript \(command) SCRIPT PAYLOAD")
+        }
         throw UsageError("pushscript \(command): \(path) is not a valid payload: \(error.message)")
     }
 }

@@ -7,6 +7,7 @@ import NotificationModel
         let error = try #require(throws: PayloadError.self) { _ = try Payload(jsonData: Data("{\"aps\": ".utf8)) }
         #expect(error.kind == .invalidJSON)
         #expect(error.message.hasPrefix("payload is not valid JSON: "))
+        #expect(error.message.hasSuffix("; give the APNs payload as one JSON object"))
         #expect(!error.message.contains("\n"))
     }
 

@@ -73,7 +73,7 @@ import Testing
         #expect(zero.stdout == "")
         let missing = try await CLI.run(["bench", script])
         #expect(missing.status == 2)
-        #expect(missing.errorLines == ["pushscript bench: expected SCRIPT and PAYLOAD, got 1 arguments; run 'pushscript bench --help'"])
+        #expect(missing.errorLines == ["pushscript bench: expected SCRIPT and PAYLOAD, got 1 argument; run 'pushscript bench --help'"])
     }
 
     /// The numbers a line holds, or none when it does not match.

@@ -26,7 +26,7 @@ import Testing
         #expect(try await usageError(["run", script, payload, "--key", "novalue"])
             == "pushscript run: --key takes NAME=BASE64, not 'novalue'")
         #expect(try await usageError(["run", script])
-            == "pushscript run: expected SCRIPT and PAYLOAD, got 1 arguments; run 'pushscript run --help'")
+            == "pushscript run: expected SCRIPT and PAYLOAD, got 1 argument; run 'pushscript run --help'")
         #expect(try await usageError(["frobnicate"]) == "pushscript: unknown command 'frobnicate'; run 'pushscript --help' for the commands")
         #expect(try await usageError([]) == "pushscript: no command given; run 'pushscript --help' for the commands")
     }
@@ -62,6 +62,14 @@ import Testing
         let media = scratch.path("missing.jpg")
         #expect(try await usageError(["run", script, payload, "--media", "https://a.example/x.jpg=\(media)"])
             == "pushscript run: --media https://a.example/x.jpg: cannot read \(media); give URL=FILE with a readable file")
+    }
+
+    @Test func aScriptGivenAsThePayloadSaysWhichComesFirst() async throws {
+        let scratch = try Scratch()
+        let script = try scratch.write("rules.lua", "function didReceive() end")
+        let payload = try scratch.write("payload.json", #"{"aps": {"alert": "hi", "mutable-content": 1}}"#)
+        #expect(try await usageError(["run", payload, script])
+            == "pushscript run: \(script) is a script, not a payload; give the script first: pushscript run SCRIPT PAYLOAD")
     }
 
     @Test func invalidPayloadsSayWhatIsWrong() async throws {
