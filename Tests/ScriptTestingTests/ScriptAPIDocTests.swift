@@ -65,7 +65,7 @@ struct ScriptAPIDocTests {
             let fields = (globals.fields[name] ?? []).filter { !body.contains("`\(name).\($0)") }.sorted()
             #expect(fields.isEmpty, "docs/script-api.md does not describe these fields of '\(name)': \(fields)")
         }
-        let handlers = ["didReceive(request, content)", "bestAttempt(content, reason)"].filter { !body.contains("`\($0)`") }
+        let handlers = ["didReceive(request, content)", "bestAttempt(content, reason, request)"].filter { !body.contains("`\($0)`") }
         #expect(handlers.isEmpty, "handlers not described: \(handlers)")
     }
 
