@@ -23,6 +23,11 @@ extension Fixture {
         } catch {
             throw fail("not valid JSON: \(error)")
         }
+        if object["aps"] != nil {
+            throw fail(
+                "this looks like a payload (it has 'aps'), not a fixture; run it with 'pushscript run SCRIPT \(file.lastPathComponent)' or name it as a fixture's \"payload\""
+            )
+        }
         if let unknown = object.keys.filter({ !Self.knownKeys.contains($0) }).sorted().first {
             throw fail("unknown key '\(unknown)'; a fixture has \(Self.knownKeys.sorted().joined(separator: ", "))")
         }

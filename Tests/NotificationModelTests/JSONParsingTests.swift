@@ -8,7 +8,11 @@ import Testing
     enum Kind: Equatable { case integer(Int64), number(Double), bool(Bool), other }
 
     func kind(_ text: String) throws -> Kind {
-        switch try JSONValue(jsonString: text) {
+        kind(of: try JSONValue(jsonString: text))
+    }
+
+    func kind(of value: JSONValue?) -> Kind {
+        switch value {
         case .integer(let integer): .integer(integer)
         case .number(let double): .number(double)
         case .bool(let bool): .bool(bool)
@@ -69,6 +73,20 @@ import Testing
         #expect(try kind("0.30000000000000004") == .number(0.30000000000000004))
         #expect(try kind("123456789012345678901234567890.5") == .number(1.2345678901234568e29))
         #expect(try kind("100000000000000000000.0") == .number(1e20))
+    }
+
+    @Test func longNumeralsWithAFractionOrExponentStayFloats() throws {
+        // Foundation stores numerals of more than 17 characters as decimals, which lose the spelling.
+        #expect(try kind("1000000001990259778.2") == .number(1_000_000_001_990_259_778.2))
+        #expect(try kind("1.0000000019902598e+18") == .number(1.0000000019902598e+18))
+        #expect(try kind("-1.00000000199025980E18") == .number(-1.0000000019902598e+18))
+        let nested = try JSONValue(jsonString: #"{"id": 1.0000000019902598e+18, "list": [1000000000000000000.0, 1000000000000000001]}"#)
+        #expect(kind(of: nested["id"]) == .number(1.0000000019902598e+18))
+        #expect(kind(of: nested["list"]?[0]) == .number(1e18))
+        #expect(kind(of: nested["list"]?[1]) == .integer(1_000_000_000_000_000_001))
+        // A string that looks like a long float does not make an integer numeral a float.
+        let mixed = try JSONValue(jsonString: #"["1000000000000000000.0", 1000000000000000000]"#)
+        #expect(kind(of: mixed[1]) == .integer(1_000_000_000_000_000_000))
     }
 
     @Test func tinyNumbersUnderflowToZeroOrSubnormal() throws {

@@ -111,6 +111,18 @@ private func fixture(_ name: String, payload: String = #"{"aps": {"alert": "x", 
         #expect(summary.line == "1 passed, 4 failed")
     }
 
+    @Test func aPayloadWhereAFixtureIsExpectedIsNamedAsOne() async throws {
+        let folder = try Folder(["push.fixture.json": #"{"aps": {"alert": "x", "mutable-content": 1}, "name": "Ann"}"#])
+        defer { folder.remove() }
+        let (lines, summary) = try await folder.run()
+        #expect(lines.count == 1)
+        #expect(lines[0].hasPrefix("ERROR ") && lines[0].contains("push.fixture.json: this looks like a payload (it has 'aps'), not a fixture;"))
+        #expect(lines[0].contains("pushscript run SCRIPT"))
+        #expect(!lines[0].contains("unknown key"))
+        #expect(summary.exitStatus == 2)
+        #expect(summary.line == "0 passed, 1 failed")
+    }
+
     @Test func absurdLimitsAreMalformedInsteadOfWrapping() async throws {
         func limits(_ entry: String) -> String {
             #"{"script": "rules.lua", "payload": {"aps": {}}, "limits": \#(entry), "expect": {}}"#
