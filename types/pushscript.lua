@@ -41,7 +41,7 @@ function bestAttempt(content, reason, request) end
 
 -- MARK: Request
 
----The request (read-only: writing to it, rawset or setmetatable on it, raises an error).
+---The request (read-only: writing to it, or setmetatable on it, raises an error).
 ---@class Request
 ---@field identifier string The `apns-id` if given, else a generated UUID string.
 ---@field app string? The app's bundle identifier, or nil.
