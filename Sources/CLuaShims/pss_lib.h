@@ -13,11 +13,6 @@ int pss_lib_xpcall(lua_State *L);
 int pss_lib_setmetatable(lua_State *L);
 /* getmetatable: for a string, the run's view of the string metatable (pss_state.c) */
 int pss_lib_getmetatable(lua_State *L);
-/* whether the table at `idx` is a run's view of the string metatable (pss_state.c) */
-int pss_string_mt_view(lua_State *L, int idx);
-/* rawset: refuses read-only views and the string metatable's view, which rawset would
- * otherwise change behind their __newindex */
-int pss_lib_rawset(lua_State *L);
 int pss_lib_load(lua_State *L);
 /* math: a generator per environment (pss_lib_math.c) */
 int pss_lib_random(lua_State *L);

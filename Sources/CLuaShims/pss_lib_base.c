@@ -2,7 +2,6 @@
  * message handler after unwinding, under the hook), setmetatable that refuses __gc, and load
  * that compiles text only, in the script's environment, charging the source it parses. */
 #include <string.h>
-#include "pss_codec.h"
 #include "pss_lib.h"
 #include "pss_reader.h"
 
@@ -98,22 +97,6 @@ int pss_lib_setmetatable(lua_State *L) {
     return luaL_error(L, "cannot change a protected metatable");
   lua_settop(L, 2);
   lua_setmetatable(L, 1);
-  return 1;
-}
-
-int pss_lib_rawset(lua_State *L) {
-  luaL_checktype(L, 1, LUA_TTABLE);
-  luaL_checkany(L, 2);
-  luaL_checkany(L, 3);
-  if (pss_string_mt_view(L, 1))
-    return luaL_error(L, "rawset: the string metatable cannot be changed (strings are shared by "
-                         "every request); add methods to 'string' instead");
-  if (pss_read_only_view(L, 1)) {
-    lua_pop(L, 1);
-    return luaL_error(L, "rawset: %s is read-only", lua_tostring(L, -1));
-  }
-  lua_settop(L, 3);
-  lua_rawset(L, 1);
   return 1;
 }
 

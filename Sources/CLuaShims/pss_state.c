@@ -11,7 +11,7 @@
  * arguments. */
 static const char *const BASE_NAMES[] = {
   "assert", "error", "ipairs", "next", "pairs", "select", "tostring", "type", "rawequal",
-  "rawlen", "rawget", "_VERSION", NULL,
+  "rawlen", "rawget", "rawset", "_VERSION", NULL,
 };
 static const char *const STRING_NAMES[] = {"len", NULL};
 static const char *const COROUTINE_NAMES[] = {
@@ -154,7 +154,6 @@ static int p_setup(lua_State *L) {
   set_function(L, E, "xpcall", pss_lib_xpcall);
   set_function(L, E, "setmetatable", pss_lib_setmetatable);
   set_function(L, E, "getmetatable", pss_lib_getmetatable);
-  set_function(L, E, "rawset", pss_lib_rawset);
   set_function(L, E, "load", pss_lib_load);
 
   lua_newtable(L);
@@ -297,8 +296,8 @@ void pss_name_module(lua_State *L, const char *name) {
 }
 
 /* Pushes a copy of the table at `idx` (absolute), with room for `extra` more fields, in which
- * every table is copied in turn: a script can change any plain table of the template, and views
- * are copied with the tables they show, so no run may share one with another. A copy keeps the metatable
+ * every table is copied in turn: a script can change any table of the template (rawset changes
+ * even a read-only view), so no run may share one with another. A copy keeps the metatable
  * and the JSON array mark; a read-only view's copy is a view of a copy. The template is a tree
  * (the host's values cannot hold cycles). */
 static void push_copy(lua_State *L, int idx, int extra) {
@@ -372,15 +371,6 @@ void pss_enter_environment(lua_State *L, int env) {
 static int refuse_string_mt_change(lua_State *L) {
   return luaL_error(L, "the string metatable cannot be changed (strings are shared by every "
                        "request); add methods to 'string' instead");
-}
-
-int pss_string_mt_view(lua_State *L, int idx) {
-  if (!lua_getmetatable(L, idx)) return 0;
-  lua_pushliteral(L, "__newindex");
-  lua_rawget(L, -2);
-  int view = lua_tocfunction(L, -1) == refuse_string_mt_change;
-  lua_pop(L, 2);
-  return view;
 }
 
 /* next over the view's fields (upvalue 1): what pairs gives for the view */

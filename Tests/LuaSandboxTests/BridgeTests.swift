@@ -167,17 +167,6 @@ import Testing
         #expect(values == [.text("nope")])
     }
 
-    @Test func rawsetRefusesReadOnlyViews() throws {
-        let r = try Recorder()
-        r.sandbox.register(value: .readOnly(name: "request", .table(LuaTable(fields: [("identifier", .text("abc"))]))), as: "request")
-        let (status, values) = r.run("""
-            result(select(2, pcall(rawset, request, 'identifier', 'x')))
-            result(request.identifier) result(rawget(request, 'identifier'))
-            """)
-        #expect(status == .completed, "\(status)")
-        #expect(values == [.text("rawset: request is read-only"), .text("abc"), .nil])
-    }
-
     @Test func readOnlyViewsRefuseWritesButRead() throws {
         let r = try Recorder()
         r.sandbox.register(value: .readOnly(name: "request", .table(LuaTable(fields: [

@@ -69,19 +69,6 @@ import Testing
         #expect(after == [.nil, .boolean(true)])
     }
 
-    @Test func rawsetRefusesTheStringMetatableViewAndSaysWhy() throws {
-        let r = try Recorder()
-        let (status, values) = r.run("""
-            local mt = getmetatable('')
-            result(select(2, pcall(rawset, mt, '__index', {upper = function() return 'changed' end})))
-            result(rawget(mt, '__index')) result(('x'):upper())
-            local t = {} result(rawset(t, 'a', 1) == t) result(t.a)
-            """)
-        #expect(status == .completed, "\(status)")
-        let refusal = "the string metatable cannot be changed (strings are shared by every request); add methods to 'string' instead"
-        #expect(values == [.text("rawset: " + refusal), .nil, .text("X"), .boolean(true), .integer(1)])
-    }
-
     @Test func libraryFunctionsCalledFromCAreNamedAsStockNamesThem() throws {
         let r = try Recorder()
         let (status, values) = r.run("""
