@@ -232,8 +232,18 @@ int pss_value_new(pss_context *ctx, const unsigned char *value, size_t length, i
 static int p_value_read(lua_State *L) {
   ref_args *a = lua_touserdata(L, 1);
   lua_rawgeti(L, LUA_REGISTRYINDEX, a->ref);
+  a->result = 1;
   if (a->slot > 0) {
-    if (lua_type(L, -1) != LUA_TUSERDATA) return luaL_error(L, "not a host object");
+    if (lua_type(L, -1) != LUA_TUSERDATA || lua_rawlen(L, -1) != PSS_OBJECT_SIZE)
+      return luaL_error(L, "not a host object");
+    if (a->n) { /* only when the script has read or written the slot */
+      uint32_t touched;
+      memcpy(&touched, (unsigned char *)lua_touserdata(L, -1) + PSS_OBJECT_TOUCHED_OFFSET, sizeof touched);
+      if (!(touched & ((uint32_t)1 << (a->slot - 1)))) {
+        a->result = 0;
+        return 0;
+      }
+    }
     lua_getiuservalue(L, -1, a->slot);
   }
   a->out->length = 0;
@@ -255,6 +265,18 @@ int pss_object_read_slot(pss_context *ctx, int object_ref, int slot, pss_buffer 
   a.slot = slot;
   a.out = out;
   return protected(ctx, p_value_read, &a, err);
+}
+
+int pss_object_read_touched_slot(pss_context *ctx, int object_ref, int slot, pss_buffer *out,
+                                 pss_buffer *err, int *touched_out) {
+  ref_args a = {0};
+  a.ref = object_ref;
+  a.slot = slot;
+  a.n = 1;
+  a.out = out;
+  int status = protected(ctx, p_value_read, &a, err);
+  *touched_out = a.result;
+  return status;
 }
 
 typedef struct class_args {

@@ -1,6 +1,7 @@
 /* The value format of pss.h: Lua values to bytes (raw access, no script code runs) and back. */
 #include <string.h>
 #include "pss_codec.h"
+#include "pss_host.h"
 
 typedef struct encoder {
   pss_buffer *out;
@@ -123,9 +124,9 @@ static void encode_table(lua_State *L, encoder *e, int idx) {
 
 /* The object id of a pss host object, or -1. */
 static int32_t host_object_id(lua_State *L, int idx) {
-  if (lua_type(L, idx) != LUA_TUSERDATA || lua_rawlen(L, idx) != sizeof(int32_t) + 4) return -1;
+  if (lua_type(L, idx) != LUA_TUSERDATA || lua_rawlen(L, idx) != PSS_OBJECT_SIZE) return -1;
   const unsigned char *ud = lua_touserdata(L, idx);
-  if (memcmp(ud + sizeof(int32_t), "pssO", 4) != 0) return -1;
+  if (memcmp(ud + PSS_OBJECT_TAG_OFFSET, "pssO", 4) != 0) return -1;
   int32_t id;
   memcpy(&id, ud, sizeof id);
   return id;

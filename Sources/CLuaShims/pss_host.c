@@ -1,5 +1,6 @@
 /* Host functions and host objects: trampolines that call the embedding host's dispatch and
  * raise its errors only after it has returned. */
+#include <stdint.h>
 #include <string.h>
 #include "pss_codec.h"
 #include "pss_host.h"
@@ -112,7 +113,16 @@ void pss_push_host_function(lua_State *L, int32_t fid) {
  * Its class's metatable sends reads and writes of keys to the host; keys named as slots hold
  * Lua values (a live table) that the host reads back when it wants. */
 
-#define OBJECT_SIZE (sizeof(int32_t) + 4)
+#define OBJECT_SIZE PSS_OBJECT_SIZE
+
+/* Marks slot `slot` of the object at 1 as seen by the script. */
+static void mark_touched(lua_State *L, int slot) {
+  unsigned char *ud = lua_touserdata(L, 1);
+  uint32_t touched;
+  memcpy(&touched, ud + PSS_OBJECT_TOUCHED_OFFSET, sizeof touched);
+  touched |= (uint32_t)1 << (slot - 1);
+  memcpy(ud + PSS_OBJECT_TOUCHED_OFFSET, &touched, sizeof touched);
+}
 
 static int32_t object_id(lua_State *L) {
   int32_t id;
@@ -134,6 +144,7 @@ static int object_index(lua_State *L) {
   pss_check_tripped(L);
   int slot = slot_of(L);
   if (slot) {
+    mark_touched(L, slot);
     lua_getiuservalue(L, 1, slot);
     return 1;
   }
@@ -149,6 +160,7 @@ static int object_newindex(lua_State *L) {
   int32_t fid = (int32_t)lua_tointeger(L, lua_upvalueindex(1));
   pss_dispatch_call(L, fid, object_id(L), 2);
   if (slot) {
+    mark_touched(L, slot);
     lua_pushvalue(L, 3);
     lua_setiuservalue(L, 1, slot);
   }
@@ -193,7 +205,8 @@ int pss_host_object_new(lua_State *L) {
   lua_pop(L, 1);
   unsigned char *ud = lua_newuserdatauv(L, OBJECT_SIZE, slots);
   memcpy(ud, &id, sizeof id);
-  memcpy(ud + sizeof id, "pssO", 4);
+  memcpy(ud + PSS_OBJECT_TAG_OFFSET, "pssO", 4);
+  memset(ud + PSS_OBJECT_TOUCHED_OFFSET, 0, OBJECT_SIZE - PSS_OBJECT_TOUCHED_OFFSET);
   lua_pushvalue(L, -2);
   lua_setmetatable(L, -2);
   return 1;

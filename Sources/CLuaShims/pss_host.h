@@ -20,4 +20,10 @@ void pss_host_open(lua_State *L);
 int pss_host_class_new(lua_State *L);
 int pss_host_object_new(lua_State *L);
 
+/* A host object's bytes: its id, the tag "pssO", then one bit per slot that a script has
+ * read or written (the host's own stores leave it clear). */
+#define PSS_OBJECT_TAG_OFFSET 4
+#define PSS_OBJECT_TOUCHED_OFFSET 8
+#define PSS_OBJECT_SIZE 12
+
 #endif

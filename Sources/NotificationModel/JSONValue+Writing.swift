@@ -18,7 +18,8 @@ extension JSONValue {
         String(decoding: try jsonBytes(keyOrder: keyOrder, prettyPrinted: prettyPrinted), as: UTF8.self)
     }
 
-    private func jsonBytes(keyOrder: JSONKeyOrder, prettyPrinted: Bool) throws(JSONError) -> [UInt8] {
+    /// The value as JSON text in UTF-8 bytes; see ``jsonData(keyOrder:prettyPrinted:)``.
+    public func jsonBytes(keyOrder: JSONKeyOrder = .sorted, prettyPrinted: Bool = false) throws(JSONError) -> [UInt8] {
         var writer = JSONWriter(prettyPrinted: prettyPrinted)
         try writer.write(self, order: keyOrder, path: JSONPath())
         return writer.bytes

@@ -80,11 +80,13 @@ extension HostedSandbox {
     }
 
     /// Reads the live `userInfo` table back into the content. Returns an error message when it
-    /// is not JSON-shaped (the last good `userInfo` stays).
+    /// is not JSON-shaped (the last good `userInfo` stays). A script that never read or wrote
+    /// `content.userInfo` cannot have changed it: nothing is read back then.
     func readBackUserInfo(_ binding: Binding, object: LuaReference) -> String? {
         let value: LuaValue
-        switch sandbox.readSlot(0, of: object) {
-        case .success(let v): value = v
+        switch sandbox.readTouchedSlot(0, of: object) {
+        case .success(.none): return nil
+        case .success(.some(let v)): value = v
         case .failure(let error): return "userInfo could not be read back: \(error.message)"
         }
         let json: JSONValue

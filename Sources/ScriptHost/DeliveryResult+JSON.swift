@@ -7,7 +7,9 @@ extension DeliveryResult {
     /// registered with `categories.register`, in order and always present (empty when
     /// nothing): `registeredCategories`, their identifiers, and `categories`, the categories
     /// whole in the shape `categories.register` takes; and `posts` when it posted.
-    public var jsonValue: JSONValue {
+    public var jsonValue: JSONValue { .object(jsonObject) }
+
+    private var jsonObject: [String: JSONValue] {
         var object: [String: JSONValue] = [
             "outcome": .string(outcome.rawValue),
             "content": content.toJSON(),
@@ -27,7 +29,7 @@ extension DeliveryResult {
         if !posts.isEmpty {
             object["posts"] = .array(posts.map(\.jsonValue))
         }
-        return .object(object)
+        return object
     }
 
     /// The key order of the result object.
@@ -40,17 +42,29 @@ extension DeliveryResult {
 
     /// The result as one line of JSON, with `id` first when given (for `serve`).
     public func jsonLine(id: JSONValue? = nil) -> String {
-        var value = jsonValue
-        if let id, case .object(var object) = value {
-            object["id"] = id
-            value = .object(object)
-        }
-        return (try? value.jsonString(keyOrder: Self.keyOrder)) ?? #"{"error":"result could not be written"}"#
+        String(decoding: jsonLineBytes(id: id, newline: false), as: UTF8.self)
+    }
+
+    /// ``jsonLine(id:)`` as UTF-8 bytes, written once, ending in a newline when `newline`.
+    public func jsonLineBytes(id: JSONValue? = nil, newline: Bool = true) -> [UInt8] {
+        var object = jsonObject
+        if let id { object["id"] = id }
+        var bytes = (try? JSONValue.object(object).jsonBytes(keyOrder: Self.keyOrder))
+            ?? Array(#"{"error":"result could not be written"}"#.utf8)
+        if newline { bytes.append(UInt8(ascii: "\n")) }
+        return bytes
     }
 
     /// The result pretty-printed for people.
     public func prettyJSON() -> String {
-        (try? jsonValue.jsonString(keyOrder: Self.keyOrder, prettyPrinted: true)) ?? "{}"
+        String(decoding: prettyJSONBytes(newline: false), as: UTF8.self)
+    }
+
+    /// ``prettyJSON()`` as UTF-8 bytes, ending in a newline when `newline`.
+    public func prettyJSONBytes(newline: Bool = true) -> [UInt8] {
+        var bytes = (try? jsonValue.jsonBytes(keyOrder: Self.keyOrder, prettyPrinted: true)) ?? Array("{}".utf8)
+        if newline { bytes.append(UInt8(ascii: "\n")) }
+        return bytes
     }
 
     private static func rounded(_ ms: Double) -> Double { (ms * 1000).rounded() / 1000 }

@@ -9,8 +9,8 @@ import Testing
         var userInfoWrites = 0
         var object: LuaReference!
 
-        init() throws {
-            recorder = try Recorder()
+        init(sandbox existing: Recorder? = nil) throws {
+            recorder = try existing ?? Recorder()
             let sandbox = recorder.sandbox
             var shout = HostFunctionID(rawValue: -1)
             let cls = sandbox.defineClass(name: "content", slots: ["userInfo"], index: { [unowned self] call in
@@ -78,6 +78,32 @@ import Testing
         #expect(t["a"] == .integer(1))
         #expect(t["b"] == .integer(2))
         #expect(f.userInfoWrites == 0)
+    }
+
+    @Test func aSlotIsReadBackOnlyOnceAScriptReadOrWroteIt() throws {
+        let f = try Fixture()
+        let g = try Fixture(sandbox: f.recorder)
+        let sandbox = f.recorder.sandbox
+        sandbox.arm(RunLimits(cpuTime: .seconds(1), memoryBytes: 8 << 20, deadline: nil))
+        guard case .compiled(let chunk) = sandbox.compile("""
+            function other(content) content.title = "t" end
+            function peek(content) local u = content.userInfo end
+            function replace(content) content.userInfo = {z = 3} end
+            """, chunkName: "rules.lua") else { Issue.record("compile"); return }
+        let env = sandbox.makeEnvironment()!
+        #expect(sandbox.run(chunk, in: env) == .completed)
+        #expect(sandbox.call("other", in: env, arguments: [f.object]) == .completed)
+        #expect(try sandbox.readTouchedSlot(0, of: f.object).get() == nil)
+        #expect(sandbox.call("peek", in: env, arguments: [f.object]) == .completed)
+        guard case .table(let read)?? = try? sandbox.readTouchedSlot(0, of: f.object).get() else {
+            Issue.record("a slot the script read is not read back"); return
+        }
+        #expect(read["a"] == .integer(1))
+        #expect(sandbox.call("replace", in: env, arguments: [g.object]) == .completed)
+        guard case .table(let written)?? = try? sandbox.readTouchedSlot(0, of: g.object).get() else {
+            Issue.record("a slot the script wrote is not read back"); return
+        }
+        #expect(written["z"] == .integer(3))
     }
 
     @Test func missingFunctionIsReported() throws {

@@ -184,6 +184,10 @@ int pss_object_set_slot(pss_context *ctx, int object_ref, int slot, int value_re
 /* Encodes the value in slot `slot` of an object into `out`. */
 int pss_object_read_slot(pss_context *ctx, int object_ref, int slot, pss_buffer *out,
                          pss_buffer *err);
+/* As pss_object_read_slot, but only when a script has read or written the slot since the
+ * object was made: `*touched_out` is 1 then, else 0 and `out` is left as it was. */
+int pss_object_read_touched_slot(pss_context *ctx, int object_ref, int slot, pss_buffer *out,
+                                 pss_buffer *err, int *touched_out);
 /* Releases a reference. */
 void pss_unref(pss_context *ctx, int ref);
 

@@ -28,7 +28,7 @@ enum RunCommand: Command {
         configuration.attachmentDirectory = attachments.url
         let host = ScriptHost(configuration: configuration)
         let result = await host.deliver(input.request, script: .script(input.script))
-        print(result.prettyJSON())
+        standardOutput(result.prettyJSONBytes())
         if let note = attachments.note(for: result, command: name) { printError(note) }
         return result.outcome == .completed ? 0 : 3
     }

@@ -82,7 +82,7 @@ enum ServeCommand: Command {
                         let result = await host.deliver(request, from: scripts)
                         // Kept before it is written: a written answer's files are counted.
                         retention?.keep(result)
-                        output.put(slot, result.jsonLine(id: id))
+                        output.put(slot, bytes: result.jsonLineBytes(id: id))
                     }
                     group.addTask { await task.value }
                 }

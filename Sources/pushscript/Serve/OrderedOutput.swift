@@ -6,7 +6,7 @@ import Synchronization
 final class OrderedOutput: Sendable {
     private struct State {
         var next = 0
-        var ready: [Int: String] = [:]
+        var ready: [Int: [UInt8]] = [:]
     }
 
     private let state = Mutex(State())
@@ -20,14 +20,27 @@ final class OrderedOutput: Sendable {
     /// Hands over the answer of line `index` (counting from 0); writes it and every answer
     /// after it that is ready, when all before it are written.
     func put(_ index: Int, _ line: String) {
+        put(index, bytes: Array((line + "\n").utf8))
+    }
+
+    /// As ``put(_:_:)``, with the line's UTF-8 bytes, its newline included.
+    func put(_ index: Int, bytes line: [UInt8]) {
         state.withLock { s in
             s.ready[index] = line
             // Written under the lock, so that answers never overtake one another.
             while let next = s.ready.removeValue(forKey: s.next) {
-                FileHandle.standardOutput.write(Data((next + "\n").utf8))
+                standardOutput(next)
                 s.next += 1
                 written()
             }
         }
+    }
+}
+
+/// Writes `bytes` to standard output as they are, without copying them.
+func standardOutput(_ bytes: [UInt8]) {
+    bytes.withUnsafeBytes { buffer in
+        guard let base = buffer.baseAddress, !buffer.isEmpty else { return }
+        FileHandle.standardOutput.write(Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: buffer.count, deallocator: .none))
     }
 }
