@@ -113,9 +113,26 @@ struct StandInResult: Sendable {
 /// A minimal host: a `content` object with three text fields and a live `userInfo`, a
 /// read-only `request`, the fixture's limits, one pool per folder.
 enum StandInHost {
+    /// The content fields, shared by the Lua thread and the caller: an abandoned job may still
+    /// write while the caller reads, so the caller seals the fields and takes what they were.
     final class Content: @unchecked Sendable {
-        var fields: [String: String]
+        private let lock = NSLock()
+        private var fields: [String: String]
+        private var sealed = false
         init(_ fields: [String: String]) { self.fields = fields }
+
+        subscript(key: String) -> String? {
+            get { lock.withLock { fields[key] } }
+            set { lock.withLock { if !sealed { fields[key] = newValue } } }
+        }
+
+        /// The fields as they are now; later writes change nothing.
+        func seal() -> [String: String] {
+            lock.withLock {
+                sealed = true
+                return fields
+            }
+        }
     }
 
     static func run(_ fixture: AttackFixture, pool: SandboxPool<LuaSandbox>) async -> StandInResult {
@@ -143,17 +160,17 @@ enum StandInHost {
                 if call[0].stringValue == "attachments" {
                     return .values([.readOnly(name: "content.attachments", .table(LuaTable(array: [])))])
                 }
-                guard let key = call[0].stringValue, let value = content.fields[key] else {
+                guard let key = call[0].stringValue, let value = content[key] else {
                     return .error("content has no field '\(call[0].stringValue ?? "?")'")
                 }
                 return .values([.text(value)])
             }, newIndex: { call in
-                guard let key = call[0].stringValue, content.fields[key] != nil || key == "userInfo" else {
+                guard let key = call[0].stringValue, content[key] != nil || key == "userInfo" else {
                     return .error("content has no field '\(call[0].stringValue ?? "?")'")
                 }
                 if key == "userInfo" { return .none }
                 guard let text = call[1].stringValue else { return .error("\(key) must be a string") }
-                content.fields[key] = text
+                content[key] = text
                 return .none
             })
             guard case .compiled(let chunk) = sandbox.compile(source, chunkName: script.lastPathComponent) else {
@@ -181,10 +198,10 @@ enum StandInHost {
         pool.checkIn(sandbox)
         switch outcome {
         case .finished(let (outcome, kind, reason)):
-            let delivered = kind == "load" ? original : content.fields
+            let delivered = kind == "load" ? original : content.seal()
             return StandInResult(outcome: outcome, reasonKind: kind, reason: reason, content: delivered)
         case .abandoned:
-            return StandInResult(outcome: "fallback", reasonKind: "time", reason: "abandoned", content: content.fields)
+            return StandInResult(outcome: "fallback", reasonKind: "time", reason: "abandoned", content: content.seal())
         }
     }
 }
