@@ -7,13 +7,13 @@ import Testing
 @Suite struct ChargeAheadTests {
     @Test func aBigCallIsNotStartedWhenTheBudgetLeftCannotCoverIt() throws {
         let r = try Recorder(memoryLimit: 64 << 20)
-        // 56 MB of arguments: at least 28 ms of work; about 5 ms of budget left. The stock
+        // 56 MB of arguments: at least 28 ms of work; at most 20 ms of budget left. The stock
         // call would fail fast (the strings are not numbers), and pcall would catch that.
         let (status, values) = r.run("""
-            local a = string.rep('a', 7000000)
             local start = os.clock()
+            local a = string.rep('a', 7000000)
             result('ready')
-            while os.clock() - start < 0.990 do end
+            while os.clock() - start < 0.980 do end
             local ok = pcall(string.char, a, a, a, a, a, a, a, a)
             result('caught')
             while true do end
