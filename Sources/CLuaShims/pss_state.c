@@ -29,7 +29,7 @@ static const char *const STRING_CHARGED[] = {
   "byte", "char", "format", "lower", "pack", "packsize", "reverse", "sub", "unpack", "upper",
   NULL,
 };
-static const char *const TABLE_CHARGED[] = {"pack", "sort", NULL};
+static const char *const TABLE_CHARGED[] = {"pack", NULL};
 static const char *const UTF8_CHARGED[] = {"char", "codepoint", "len", "offset", NULL};
 /* The string metatable's arithmetic ("10" + 1): they convert their strings, in time that grows
  * with the strings' lengths, so they are charged too. */
@@ -182,6 +182,9 @@ static int p_setup(lua_State *L) {
   set_charged(L, lua_gettop(L), "concat", pss_lib_tconcat);
   set_charged(L, lua_gettop(L), "insert", pss_lib_tinsert);
   set_charged(L, lua_gettop(L), "remove", pss_lib_tremove);
+  lua_getfield(L, T, "sort");
+  lua_pushcclosure(L, pss_lib_tsort, 1);
+  lua_setfield(L, -2, "sort");
   lua_setfield(L, E, "table");
 
   lua_newtable(L);
