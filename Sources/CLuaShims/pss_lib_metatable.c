@@ -219,12 +219,16 @@ int pss_lib_setmetatable(lua_State *L) {
     if (weak_keyed(L)) refuse_weak_keys(L);
     lua_pop(L, 1);
   }
-  if (push_script_metatable(L, 1)) {
-    lua_pushliteral(L, "__metatable");
-    if (lua_rawget(L, -2) != LUA_TNIL) return luaL_error(L, "cannot change a protected metatable");
-    lua_pop(L, 2);
+  int guarded = 0;
+  if (lua_getmetatable(L, 1)) {  /* a new table has none: the common case is quick */
+    lua_pop(L, 1);
+    if (push_script_metatable(L, 1)) {
+      lua_pushliteral(L, "__metatable");
+      if (lua_rawget(L, -2) != LUA_TNIL) return luaL_error(L, "cannot change a protected metatable");
+      lua_pop(L, 2);
+    }
+    guarded = is_guarded(L, 1);
   }
-  int guarded = is_guarded(L, 1);
   if (t == LUA_TTABLE && !guarded && !has_mode) {
     guard_table(L, 2);
     guarded = is_guarded(L, 1);  /* setmetatable(t, t): t is guarded now */
