@@ -102,7 +102,8 @@ int pss_lib_tconcat(lua_State *L) {
 
 /* ---- table.sort -------------------------------------------------------------------------
  * Stock sort compares in C: with no comparator it compares strings with strcoll, which reads
- * a long string to its end, and a C function as the comparator runs no hook. Two hundred
+ * a long string to its end, and a C function as the comparator (or as the elements' __lt)
+ * runs no hook. Two hundred
  * copies of a 4 MB string are seconds of comparing in one call. The guarded sort hands such
  * sorts a comparator that charges each comparison (the lengths of its strings), so that the
  * limits are checked between comparisons. A Lua comparator runs under the hook as it is. */
@@ -127,13 +128,21 @@ static int charged_less(lua_State *L) {
   return 1;
 }
 
-/* Whether the elements of the table at 1 (no metatable) include a long string. */
-static int has_long_string(lua_State *L) {
+/* Whether the elements of the table at 1 (no metatable) include a long string, or a value
+ * whose __lt is a C function. */
+static int has_costly_elements(lua_State *L) {
   lua_Integer n = (lua_Integer)lua_rawlen(L, 1);
   for (lua_Integer i = 1; i <= n; i++) {
-    int long_string = lua_rawgeti(L, 1, i) == LUA_TSTRING && lua_rawlen(L, -1) >= SORT_LONG_STRING;
+    int t = lua_rawgeti(L, 1, i);
+    int costly = t == LUA_TSTRING && lua_rawlen(L, -1) >= SORT_LONG_STRING;
+    if ((t == LUA_TTABLE || t == LUA_TUSERDATA) && lua_getmetatable(L, -1)) {
+      lua_pushliteral(L, "__lt");
+      lua_rawget(L, -2);
+      costly = lua_iscfunction(L, -1);
+      lua_pop(L, 2);
+    }
     lua_pop(L, 1);
-    if (long_string) return 1;
+    if (costly) return 1;
   }
   return 0;
 }
@@ -148,7 +157,7 @@ int pss_lib_tsort(lua_State *L) {
     lua_pushnil(L);
     int has_mt = lua_getmetatable(L, 1);
     if (has_mt) lua_pop(L, 1);
-    charge_each = has_mt || has_long_string(L);
+    charge_each = has_mt || has_costly_elements(L);
   } else {
     luaL_checktype(L, 2, LUA_TFUNCTION);
     lua_settop(L, 2);

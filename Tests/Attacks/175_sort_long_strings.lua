@@ -1,6 +1,7 @@
 -- Attack: table.sort comparing in C where no hook runs: 200 copies of a 4 MB string sorted
 --         without a comparator (strcoll reads each pair to its end: seconds in one call), and
---         a million numbers sorted with a C function (rawequal) as the comparator.
+--         200,000 numbers sorted with a C function (rawequal) as the comparator, and tables
+--         whose __lt is that C function.
 -- Vector: CPU in one C call; with a short deadline the state is abandoned, and its thread
 --         keeps comparing long after the answer.
 -- Expected: fallback, cpu (the guarded sort charges the comparisons it makes in C; memoryMB 32,
@@ -10,6 +11,10 @@ function didReceive(request, content)
   local numbers = {}
   for i = 1, 2e5 do numbers[i] = i % 7 end
   pcall(table.sort, numbers, rawequal)
+  local lt = { __lt = rawequal }
+  local objects = {}
+  for i = 1, 1e5 do objects[i] = setmetatable({}, lt) end
+  pcall(table.sort, objects)
   local s = string.rep("a", 4000000)
   local t = {}
   for i = 1, 200 do t[i] = s end
