@@ -51,6 +51,11 @@ int pss_read_only_view(lua_State *L, int idx) {
   if (!lua_getmetatable(L, idx)) return 0;
   lua_pushliteral(L, "__newindex");
   lua_rawget(L, -2);
+  /* a view in use as a metatable is guarded: the guard holds the view's __newindex */
+  if (lua_tocfunction(L, -1) == pss_guard_newindex) {
+    lua_getupvalue(L, -1, 1);
+    lua_replace(L, -2);
+  }
   if (lua_tocfunction(L, -1) != ro_newindex) {
     lua_pop(L, 2);
     return 0;

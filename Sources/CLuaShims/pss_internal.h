@@ -94,6 +94,18 @@ static inline void pss_charge(lua_State *L, size_t steps) {
   if (ctx->steps >= PSS_CHARGE_INTERVAL) pss_charge_check(L, ctx);
 }
 
+/* Charged work at least this large is looked at ahead (pss_charge_ahead). */
+#define PSS_AHEAD_STEPS ((size_t)1 << 20)
+/* The CPU time one unit of charged work takes at the least, in picoseconds: a pass over a
+ * byte (converting a numeric string, changing case, copying) takes 1 ns or more here. */
+#define PSS_AHEAD_PS_PER_STEP 500
+
+/* For one C call about to do `work` units of work that nothing can interrupt: trips the CPU
+ * limit and raises the kill now when the budget left is less than the least time that work
+ * takes, so that a call that cannot fit does not run past the budget first. Reads the
+ * thread's CPU clock. */
+void pss_charge_ahead(lua_State *L, size_t work);
+
 /* Raises the kill when a limit has already tripped, or when an allocation was refused for
  * good (the error being caught is then the memory error); returns otherwise. Cheap. Every
  * function that catches errors calls it on the errors it caught. */
@@ -126,6 +138,10 @@ void pss_enter_environment(lua_State *L, int env);
 /* Names the table on top of the stack `name` for the auxiliary library's function names in
  * errors ("bad argument #1 to 'json.encode'"); leaves the stack as it was (pss_state.c). */
 void pss_name_module(lua_State *L, const char *name);
+
+/* The __newindex of a table in use as a metatable: refuses the key __mode, and otherwise does
+ * what its upvalue, the script's __newindex, does (pss_lib_metatable.c). */
+int pss_guard_newindex(lua_State *L);
 
 /* The capped allocator (lua_Alloc) whose user data is the context. */
 void *pss_alloc(void *ud, void *ptr, size_t osize, size_t nsize);

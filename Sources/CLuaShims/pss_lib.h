@@ -10,7 +10,12 @@ void pss_push_charged(lua_State *L, lua_CFunction f, int span);
 /* base */
 int pss_lib_pcall(lua_State *L);
 int pss_lib_xpcall(lua_State *L);
+/* setmetatable and rawset that keep a metatable's mode what it was at setmetatable, and
+ * getmetatable of a table, which sees through the host-owned metatables they install
+ * (pss_lib_metatable.c) */
 int pss_lib_setmetatable(lua_State *L);
+int pss_lib_rawset(lua_State *L);
+int pss_table_getmetatable(lua_State *L);
 /* getmetatable: for a string, the run's view of the string metatable (pss_state.c) */
 int pss_lib_getmetatable(lua_State *L);
 int pss_lib_load(lua_State *L);
@@ -31,6 +36,8 @@ int pss_lib_tmove(lua_State *L);
 int pss_lib_tconcat(lua_State *L);
 int pss_lib_tinsert(lua_State *L);
 int pss_lib_tremove(lua_State *L);
+/* table.sort that charges comparisons made in C (upvalue: the stock sort) */
+int pss_lib_tsort(lua_State *L);
 /* patterns (pss_pattern.c): the project's own matcher, which charges its steps */
 int pss_str_find(lua_State *L);
 int pss_str_match(lua_State *L);

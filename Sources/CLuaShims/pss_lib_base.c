@@ -1,6 +1,7 @@
 /* Guarded base functions: pcall and xpcall that cannot catch the kill (xpcall runs its
- * message handler after unwinding, under the hook), setmetatable that refuses __gc, and load
- * that compiles text only, in the script's environment, charging the source it parses. */
+ * message handler after unwinding, under the hook), and load that compiles text only, in the
+ * script's environment, charging the source it parses. setmetatable, getmetatable of a table
+ * and rawset are in pss_lib_metatable.c. */
 #include <string.h>
 #include "pss_lib.h"
 #include "pss_reader.h"
@@ -71,33 +72,6 @@ int pss_lib_xpcall(lua_State *L) {
   /* stack now: handler, true, f, args... */
   int status = lua_pcallk(L, n - 2, LUA_MULTRET, 0, 0, finish_xpcall);
   return finish_xpcall(L, status, 0);
-}
-
-int pss_lib_setmetatable(lua_State *L) {
-  int t = lua_type(L, 2);
-  luaL_checktype(L, 1, LUA_TTABLE);
-  luaL_argexpected(L, t == LUA_TNIL || t == LUA_TTABLE, 2, "nil or table");
-  if (t == LUA_TTABLE) {
-    lua_pushliteral(L, "__gc");
-    int has_gc = lua_rawget(L, 2) != LUA_TNIL;
-    lua_pop(L, 1);
-    if (has_gc)
-      return luaL_error(L, "setmetatable: a metatable with a __gc field is not allowed "
-                           "(finalizers are disabled in the sandbox)");
-    /* Weak keys make the table an ephemeron table, which the collector marks in its atomic
-     * step one link per pass: a chain of keys costs time quadratic in its length inside one
-     * collection step, where no hook runs and no budget can be checked. */
-    lua_pushliteral(L, "__mode");
-    if (lua_rawget(L, 2) == LUA_TSTRING && strchr(lua_tostring(L, -1), 'k') != NULL)
-      return luaL_error(L, "setmetatable: weak keys (__mode 'k') are not allowed in the sandbox "
-                           "(their collection cannot be bounded); use weak values or none");
-    lua_pop(L, 1);
-  }
-  if (luaL_getmetafield(L, 1, "__metatable") != LUA_TNIL)
-    return luaL_error(L, "cannot change a protected metatable");
-  lua_settop(L, 2);
-  lua_setmetatable(L, 1);
-  return 1;
 }
 
 /* ---- load -------------------------------------------------------------------------------- */

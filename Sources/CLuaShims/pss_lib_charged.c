@@ -39,10 +39,18 @@ static size_t work_of(lua_State *L) {
   return work;
 }
 
+/* Charges a call's work before it runs: a call of a megabyte or more is one stretch no check
+ * can stop (four 7 MB numeric strings to string.char are 30 ms of conversion), so it is not
+ * started when the budget left cannot cover it. */
+static void charge(lua_State *L, size_t work) {
+  pss_charge(L, work);
+  if (work >= PSS_AHEAD_STEPS) pss_charge_ahead(L, work);
+}
+
 /* upvalue: the stock function (a light C function), which runs in this frame: it must use no
  * upvalues of its own */
 static int charged(lua_State *L) {
-  pss_charge(L, work_of(L));
+  charge(L, work_of(L));
   return lua_tocfunction(L, lua_upvalueindex(1))(L);
 }
 
@@ -50,6 +58,9 @@ static int charged(lua_State *L) {
  * floats with integer values, as table.unpack takes them). */
 static int charged_span(lua_State *L) {
   size_t work = work_of(L);
+  /* only the arguments' own size is looked at ahead: a span is refused at once when it is
+   * too big (table.unpack's "too many results") */
+  if (work >= PSS_AHEAD_STEPS) pss_charge_ahead(L, work);
   int ok_i, ok_j;
   lua_Integer i = lua_tointegerx(L, 2, &ok_i), j = lua_tointegerx(L, 3, &ok_j);
   if (ok_i && ok_j && j > i) {

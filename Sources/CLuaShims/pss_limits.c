@@ -247,6 +247,19 @@ void pss_charge_check(lua_State *L, pss_context *ctx) {
   pss_raise_kill(L);
 }
 
+void pss_charge_ahead(lua_State *L, size_t work) {
+  pss_context *ctx = pss_ctx(L);
+  if (ctx == NULL || !ctx->armed || ctx->cpu_budget_ns == 0) return;
+  int64_t ahead = work > (size_t)(INT64_MAX / PSS_AHEAD_PS_PER_STEP) / 1000
+                      ? INT64_MAX / 2
+                      : (int64_t)work * PSS_AHEAD_PS_PER_STEP / 1000;
+  int64_t used = pss_thread_cpu_now_ns() - ctx->cpu_start_ns;
+  ctx->cpu_checked_ns = pss_monotonic_now_ns();
+  if (used < ctx->cpu_budget_ns && ahead < ctx->cpu_budget_ns - used) return;
+  pss_trip_set(ctx, L, PSS_TRIP_CPU);
+  pss_raise_kill(L);
+}
+
 static int fits(pss_context *ctx, size_t bytes) {
   return bytes <= ctx->limit && ctx->used <= ctx->limit - bytes;
 }

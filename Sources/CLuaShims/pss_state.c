@@ -11,7 +11,7 @@
  * arguments. */
 static const char *const BASE_NAMES[] = {
   "assert", "error", "ipairs", "next", "pairs", "select", "tostring", "type", "rawequal",
-  "rawlen", "rawget", "rawset", "_VERSION", NULL,
+  "rawlen", "rawget", "_VERSION", NULL,
 };
 static const char *const STRING_NAMES[] = {"len", NULL};
 static const char *const COROUTINE_NAMES[] = {
@@ -29,7 +29,7 @@ static const char *const STRING_CHARGED[] = {
   "byte", "char", "format", "lower", "pack", "packsize", "reverse", "sub", "unpack", "upper",
   NULL,
 };
-static const char *const TABLE_CHARGED[] = {"pack", "sort", NULL};
+static const char *const TABLE_CHARGED[] = {"pack", NULL};
 static const char *const UTF8_CHARGED[] = {"char", "codepoint", "len", "offset", NULL};
 /* The string metatable's arithmetic ("10" + 1): they convert their strings, in time that grows
  * with the strings' lengths, so they are charged too. */
@@ -153,6 +153,7 @@ static int p_setup(lua_State *L) {
   set_function(L, E, "pcall", pss_lib_pcall);
   set_function(L, E, "xpcall", pss_lib_xpcall);
   set_function(L, E, "setmetatable", pss_lib_setmetatable);
+  set_function(L, E, "rawset", pss_lib_rawset);
   set_function(L, E, "getmetatable", pss_lib_getmetatable);
   set_function(L, E, "load", pss_lib_load);
 
@@ -181,6 +182,9 @@ static int p_setup(lua_State *L) {
   set_charged(L, lua_gettop(L), "concat", pss_lib_tconcat);
   set_charged(L, lua_gettop(L), "insert", pss_lib_tinsert);
   set_charged(L, lua_gettop(L), "remove", pss_lib_tremove);
+  lua_getfield(L, T, "sort");
+  lua_pushcclosure(L, pss_lib_tsort, 1);
+  lua_setfield(L, -2, "sort");
   lua_setfield(L, E, "table");
 
   lua_newtable(L);
@@ -435,12 +439,7 @@ int pss_lib_getmetatable(lua_State *L) {
     lua_rawset(L, 3);
     return 1;
   }
-  if (!lua_getmetatable(L, 1)) {
-    lua_pushnil(L);
-    return 1;
-  }
-  luaL_getmetafield(L, 1, "__metatable");
-  return 1;
+  return pss_table_getmetatable(L);
 }
 
 pss_context *pss_state_new(size_t memory_limit, void *host) {

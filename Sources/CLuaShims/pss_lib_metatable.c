@@ -1,0 +1,257 @@
+/* Metatables whose mode cannot change: setmetatable, getmetatable of a table, and rawset.
+ *
+ * The collector reads a metatable's __mode at every cycle, and weak keys make a table an
+ * ephemeron table, which it marks in its atomic step one link per pass: a chain of keys costs
+ * time quadratic in its length, where no hook runs and no budget can be checked. setmetatable
+ * refuses weak keys; this file makes sure that the mode a table has when setmetatable sees it
+ * is the mode it keeps.
+ *
+ * - A metatable that has a __mode when setmetatable is given it is not used itself: the
+ *   table gets a host-owned copy of it, which no script can reach, so later changes to the
+ *   script's table change nothing.
+ * - Any other table given to setmetatable becomes a live metatable. It is guarded: its own
+ *   metatable gets a __newindex that refuses the key __mode (and otherwise does what the
+ *   script's __newindex, if any, does, or a raw set), and rawset refuses __mode on it.
+ * - A guarded table keeps its guard when a script sets its metatable: it gets a host-owned
+ *   copy of the script's metatable with the guard's __newindex.
+ *
+ * Every host-owned metatable holds, under a light-userdata key, the table the script gave
+ * (false for none): getmetatable returns that table (or its __metatable), and setmetatable's
+ * protection is that table's. The copies leave out __gc: finalizers are refused, and a __gc
+ * added to a table after setmetatable has no effect in stock Lua either. */
+#include <string.h>
+#include "pss_lib.h"
+
+/* The key under which a host-owned metatable keeps the script's metatable. */
+static const char script_mt_key = 0;
+/* The registry key of the shared guard: the metatable of a guarded table with none of its
+ * own. */
+static const char *const BARE_GUARD_KEY = "pss.metatable_guard";
+
+static int is_mode_key(lua_State *L, int idx) {
+  size_t len;
+  if (lua_type(L, idx) != LUA_TSTRING) return 0;
+  const char *s = lua_tolstring(L, idx, &len);
+  return len == 6 && memcmp(s, "__mode", 6) == 0;
+}
+
+static int refuse_mode(lua_State *L) {
+  return luaL_error(L, "cannot set __mode on a table in use as a metatable (the collector reads "
+                       "it at any time); set __mode before setmetatable");
+}
+
+static int finish_newindex(lua_State *L, int status, lua_KContext extra) {
+  (void)L; (void)status; (void)extra;
+  return 0;
+}
+
+/* upvalue 1: the script's __newindex (nil for none) */
+int pss_guard_newindex(lua_State *L) {
+  lua_settop(L, 3);
+  if (is_mode_key(L, 2)) return refuse_mode(L);
+  int t = lua_type(L, lua_upvalueindex(1));
+  if (t == LUA_TNIL) {
+    lua_rawset(L, 1);
+  } else if (t == LUA_TFUNCTION) {
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_callk(L, 3, 0, 0, finish_newindex);
+  } else {
+    /* as stock Lua does with a __newindex that is not a function: the assignment is made on
+     * that value, its own metamethods (or its error) included */
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_replace(L, 1);
+    lua_settable(L, 1);
+  }
+  return 0;
+}
+
+/* Whether the table at `idx` is guarded: its metatable's __newindex is the guard. */
+static int is_guarded(lua_State *L, int idx) {
+  if (!lua_getmetatable(L, idx)) return 0;
+  lua_pushliteral(L, "__newindex");
+  lua_rawget(L, -2);
+  int guarded = lua_tocfunction(L, -1) == pss_guard_newindex;
+  lua_pop(L, 2);
+  return guarded;
+}
+
+/* Pushes the metatable the script set on the table at `idx` (the real one, or the table a
+ * host-owned one stands for), or nothing and returns 0 when there is none. */
+static int push_script_metatable(lua_State *L, int idx) {
+  if (!lua_getmetatable(L, idx)) return 0;
+  lua_pushlightuserdata(L, (void *)&script_mt_key);
+  if (lua_rawget(L, -2) == LUA_TNIL) {
+    lua_pop(L, 1);
+    return 1;
+  }
+  lua_remove(L, -2);
+  if (lua_type(L, -1) == LUA_TTABLE) return 1;
+  lua_pop(L, 1);
+  return 0;
+}
+
+int pss_table_getmetatable(lua_State *L) {
+  if (!push_script_metatable(L, 1)) {
+    lua_pushnil(L);
+    return 1;
+  }
+  lua_pushliteral(L, "__metatable");
+  if (lua_rawget(L, -2) == LUA_TNIL) lua_pop(L, 1);
+  return 1;
+}
+
+/* Pushes the shared guard. */
+static void push_bare_guard(lua_State *L) {
+  if (lua_getfield(L, LUA_REGISTRYINDEX, BARE_GUARD_KEY) == LUA_TTABLE) return;
+  lua_pop(L, 1);
+  lua_createtable(L, 0, 2);
+  lua_pushnil(L);
+  lua_pushcclosure(L, pss_guard_newindex, 1);
+  lua_setfield(L, -2, "__newindex");
+  lua_pushlightuserdata(L, (void *)&script_mt_key);
+  lua_pushboolean(L, 0);
+  lua_rawset(L, -3);
+  lua_pushvalue(L, -1);
+  lua_setfield(L, LUA_REGISTRYINDEX, BARE_GUARD_KEY);
+}
+
+static void refuse_weak_keys(lua_State *L) {
+  luaL_error(L, "setmetatable: weak keys (__mode 'k') are not allowed in the sandbox "
+                "(their collection cannot be bounded); use weak values or none");
+}
+
+/* Whether the value on top is a mode with weak keys, as the collector reads it. */
+static int weak_keyed(lua_State *L) {
+  return lua_type(L, -1) == LUA_TSTRING && strchr(lua_tostring(L, -1), 'k') != NULL;
+}
+
+/* Pushes a host-owned copy of the table at `from` (absolute) standing for `script_mt`
+ * (absolute, or 0 for false), without __gc; with `guard`, its __newindex is the guard, which
+ * does what the copied __newindex did. The copy's work is charged. */
+static void push_host_copy(lua_State *L, int from, int script_mt, int guard) {
+  luaL_checkstack(L, 8, "setmetatable");
+  lua_newtable(L);
+  int copy = lua_gettop(L);
+  size_t fields = 1;
+  lua_pushnil(L);
+  while (lua_next(L, from) != 0) {
+    fields++;
+    if (lua_type(L, -2) == LUA_TLIGHTUSERDATA && lua_touserdata(L, -2) == &script_mt_key) {
+      lua_pop(L, 1);
+      continue;
+    }
+    if (lua_type(L, -2) == LUA_TSTRING) {
+      const char *k = lua_tostring(L, -2);
+      if (strcmp(k, "__gc") == 0) {
+        lua_pop(L, 1);
+        continue;
+      }
+      if (strcmp(k, "__mode") == 0 && weak_keyed(L)) refuse_weak_keys(L);
+      if (guard && strcmp(k, "__newindex") == 0) {
+        /* a guard copied from a guard does what the first one did */
+        if (lua_tocfunction(L, -1) == pss_guard_newindex) {
+          lua_getupvalue(L, -1, 1);
+          lua_replace(L, -2);
+        }
+        lua_pushcclosure(L, pss_guard_newindex, 1);
+      }
+    }
+    lua_pushvalue(L, -2);
+    lua_insert(L, -2);
+    lua_rawset(L, copy);
+  }
+  if (guard) {
+    lua_pushliteral(L, "__newindex");
+    if (lua_rawget(L, copy) == LUA_TNIL) {
+      lua_pushnil(L);
+      lua_pushcclosure(L, pss_guard_newindex, 1);
+      lua_setfield(L, copy, "__newindex");
+    }
+    lua_pop(L, 1);
+  }
+  lua_pushlightuserdata(L, (void *)&script_mt_key);
+  if (script_mt) lua_pushvalue(L, script_mt);
+  else lua_pushboolean(L, 0);
+  lua_rawset(L, copy);
+  pss_charge(L, fields);
+}
+
+/* Guards the table at `idx` (absolute), which is about to be a live metatable. */
+static void guard_table(lua_State *L, int idx) {
+  if (is_guarded(L, idx)) return;
+  if (!lua_getmetatable(L, idx)) {
+    push_bare_guard(L);
+    lua_setmetatable(L, idx);
+    return;
+  }
+  int real = lua_gettop(L);
+  lua_pushlightuserdata(L, (void *)&script_mt_key);
+  if (lua_rawget(L, real) == LUA_TNIL) {
+    /* the script's own table (a live metatable, so guarded itself) */
+    lua_pop(L, 1);
+    push_host_copy(L, real, real, 1);
+  } else if (lua_type(L, -1) == LUA_TTABLE) {
+    /* a host-owned copy: copied again, standing for the same table */
+    push_host_copy(L, real, lua_gettop(L), 1);
+  } else {
+    push_host_copy(L, real, 0, 1);
+  }
+  lua_setmetatable(L, idx);
+  lua_settop(L, real - 1);
+}
+
+int pss_lib_setmetatable(lua_State *L) {
+  int t = lua_type(L, 2);
+  luaL_checktype(L, 1, LUA_TTABLE);
+  luaL_argexpected(L, t == LUA_TNIL || t == LUA_TTABLE, 2, "nil or table");
+  lua_settop(L, 2);
+  int has_mode = 0;
+  if (t == LUA_TTABLE) {
+    lua_pushliteral(L, "__gc");
+    int has_gc = lua_rawget(L, 2) != LUA_TNIL;
+    lua_pop(L, 1);
+    if (has_gc)
+      return luaL_error(L, "setmetatable: a metatable with a __gc field is not allowed "
+                           "(finalizers are disabled in the sandbox)");
+    lua_pushliteral(L, "__mode");
+    has_mode = lua_rawget(L, 2) != LUA_TNIL;
+    if (weak_keyed(L)) refuse_weak_keys(L);
+    lua_pop(L, 1);
+  }
+  int guarded = 0;
+  if (lua_getmetatable(L, 1)) {  /* a new table has none: the common case is quick */
+    lua_pop(L, 1);
+    if (push_script_metatable(L, 1)) {
+      lua_pushliteral(L, "__metatable");
+      if (lua_rawget(L, -2) != LUA_TNIL) return luaL_error(L, "cannot change a protected metatable");
+      lua_pop(L, 2);
+    }
+    guarded = is_guarded(L, 1);
+  }
+  if (t == LUA_TTABLE && !guarded && !has_mode) {
+    guard_table(L, 2);
+    guarded = is_guarded(L, 1);  /* setmetatable(t, t): t is guarded now */
+  }
+  if (t == LUA_TNIL) {
+    if (guarded) push_bare_guard(L);
+    else lua_pushnil(L);
+  } else if (guarded || has_mode) {
+    push_host_copy(L, 2, 2, guarded);
+  } else {
+    lua_pushvalue(L, 2);
+  }
+  lua_setmetatable(L, 1);
+  lua_settop(L, 1);
+  return 1;
+}
+
+int pss_lib_rawset(lua_State *L) {
+  luaL_checktype(L, 1, LUA_TTABLE);
+  luaL_checkany(L, 2);
+  luaL_checkany(L, 3);
+  lua_settop(L, 3);
+  if (is_mode_key(L, 2) && is_guarded(L, 1)) return refuse_mode(L);
+  lua_rawset(L, 1);
+  return 1;
+}
