@@ -57,17 +57,7 @@ extension LuaSandbox {
 
     /// The Lua type name of the global `name` (read raw), `"nil"` when it is not set.
     public func typeOfGlobal(_ name: String, in environment: LuaEnvironment) -> String {
-        switch pss_global_type(context, environment.ref, name) {
-        case -1, 0: return "nil"
-        case 1: return "boolean"
-        case 2, 7: return "userdata"
-        case 3: return "number"
-        case 4: return "string"
-        case 5: return "table"
-        case 6: return "function"
-        case 8: return "thread"
-        default: return "nil"
-        }
+        LuaType.name(of: pss_global_type(context, environment.ref, name)) ?? "nil"
     }
 
     /// Calls the global function `name` of `environment` with held values as arguments;
