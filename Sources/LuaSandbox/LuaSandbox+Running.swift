@@ -71,7 +71,7 @@ extension LuaSandbox {
     }
 
     /// Copies a value into the state and holds it for the host. `nil` when memory ran out.
-    public func makeValue(_ value: LuaValue) -> LuaReference? {
+    public func makeValue(_ value: LuaInput) -> LuaReference? {
         var bytes: [UInt8] = []
         ValueCodec.encode(value, into: &bytes)
         var ref: Int32 = 0
@@ -80,7 +80,7 @@ extension LuaSandbox {
     }
 
     /// Copies a held value out of the state (raw access: no script code runs).
-    public func read(_ reference: LuaReference) -> Result<LuaValue, SandboxError> {
+    public func read(_ reference: LuaReference) -> Result<LuaOutput, SandboxError> {
         readValue { pss_value_read(context, reference.ref, $0, $1) }
     }
 
@@ -95,7 +95,7 @@ extension LuaSandbox {
 
     func readValue(
         _ body: (UnsafeMutablePointer<pss_buffer>, UnsafeMutablePointer<pss_buffer>) -> Int32
-    ) -> Result<LuaValue, SandboxError> {
+    ) -> Result<LuaOutput, SandboxError> {
         var out = pss_buffer()
         pss_buffer_init(&out)
         defer { pss_buffer_free(&out) }

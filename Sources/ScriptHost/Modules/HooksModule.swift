@@ -34,14 +34,17 @@ extension HostedSandbox {
         guard let hook = services.hooks.withLock({ $0[name] }) else {
             return .values([.nil, .text("no hook named '\(name)'")])
         }
+        var arguments: [HookValue] = []
         for (index, argument) in call.arguments.enumerated() {
-            if let problem = HookValues.problem(argument) {
-                return .error("bad argument #\(index + 1) to '\(name)' (hooks take strings, numbers, booleans, nil and tables of them, got \(problem))")
+            switch HookValues.hookValue(argument) {
+            case .success(let value): arguments.append(value)
+            case .failure(let problem):
+                return .error("bad argument #\(index + 1) to '\(name)' (hooks take strings, numbers, booleans, nil and tables of them, got \(problem.message))")
             }
         }
         // `bestAttempt` runs under a deadline of its own, at most its time from now.
         let deadline = binding.phase == .didReceive ? binding.run.deadline : Deadline.after(binding.run.limits.bestAttemptTime)
-        let outcome = HookValues.call(hook, with: call.arguments, on: services.executor.pool, until: deadline)
+        let outcome = HookValues.call(hook, with: arguments, on: services.executor.pool, until: deadline)
         // The host may have given up on this phase while the hook ran.
         guard active != nil else { return .kill(.time) }
         switch outcome {
@@ -50,12 +53,15 @@ extension HostedSandbox {
         case .threw(let message):
             return .values([.nil, .text(message)])
         case .returned(let values):
+            var results: [LuaInput] = []
             for value in values {
-                if let problem = HookValues.problem(value) {
-                    return .values([.nil, .text("hook '\(name)' returned \(problem), which scripts cannot take")])
+                switch HookValues.luaValue(value) {
+                case .success(let result): results.append(result)
+                case .failure(let problem):
+                    return .values([.nil, .text("hook '\(name)' returned \(problem.message), which scripts cannot take")])
                 }
             }
-            return .values(values)
+            return .values(results)
         }
     }
 }
@@ -99,31 +105,81 @@ enum HookValues {
         return String(describing: error)
     }
 
-    /// Why a value cannot cross (its type, `"a table nested deeper than 32 levels"`), or nil.
-    static func problem(_ value: HookValue, depth: Int = 0) -> String? {
+    /// Why a value cannot cross (its type, `"a table nested deeper than 32 levels"`).
+    struct Problem: Error {
+        let message: String
+    }
+
+    /// The value a hook gets for a script's argument, or why it cannot cross.
+    static func hookValue(_ value: LuaOutput, depth: Int = 0) -> Result<HookValue, Problem> {
         switch value {
-        case .nil, .boolean, .integer, .number, .string:
-            return nil
+        case .nil: return .success(.nil)
+        case .boolean(let b): return .success(.boolean(b))
+        case .integer(let i): return .success(.integer(i))
+        case .number(let d): return .success(.number(d))
+        case .string(let s): return .success(.string(s.bytes))
         case .table(let table):
-            guard depth < maximumDepth else { return "a table nested deeper than \(maximumDepth) levels" }
+            guard depth < maximumDepth else { return .failure(tooDeep) }
+            var elements: [HookValue] = []
             for element in table.elements {
-                if let problem = problem(element, depth: depth + 1) { return problem }
+                switch hookValue(element, depth: depth + 1) {
+                case .success(let v): elements.append(v)
+                case .failure(let problem): return .failure(problem)
+                }
             }
+            if table.isArray { return .success(.array(elements)) }
+            var entries: [HookValue: HookValue] = [:]
             for pair in table.pairs {
-                if case .table = pair.key { return "a table used as a key" }
-                if let problem = problem(pair.key, depth: depth + 1) ?? problem(pair.value, depth: depth + 1) { return problem }
+                if case .table = pair.key { return .failure(Problem(message: "a table used as a key")) }
+                switch (hookValue(pair.key, depth: depth + 1), hookValue(pair.value, depth: depth + 1)) {
+                case (.success(let k), .success(let v)): entries[k] = v
+                case (.failure(let problem), _), (_, .failure(let problem)): return .failure(problem)
+                }
             }
-            return nil
-        case .cycle:
-            return "a table that contains itself"
-        case .tooDeep:
-            return "a table nested deeper than \(maximumDepth) levels"
-        case .null:
-            return "json.null"
-        case .readOnly(_, let inner), .lockedCopy(let inner):
-            return problem(inner, depth: depth)
-        case .function, .chunk, .object, .unsupported:
-            return "a \(value.typeName)"
+            return .success(.table(entries))
+        case .cycle: return .failure(Problem(message: "a table that contains itself"))
+        case .tooDeep: return .failure(tooDeep)
+        case .null: return .failure(Problem(message: "json.null"))
+        case .object, .unsupported: return .failure(Problem(message: "a \(value.typeName)"))
         }
     }
+
+    /// The value a script gets for a hook's result, or why it cannot cross.
+    static func luaValue(_ value: HookValue, depth: Int = 0) -> Result<LuaInput, Problem> {
+        switch value {
+        case .nil: return .success(.nil)
+        case .boolean(let b): return .success(.boolean(b))
+        case .integer(let i): return .success(.integer(i))
+        case .number(let d): return .success(.number(d))
+        case .string(let bytes): return .success(.string(LuaString(bytes: bytes)))
+        case .array(let elements):
+            guard depth < maximumDepth else { return .failure(tooDeep) }
+            var out: [LuaInput] = []
+            out.reserveCapacity(elements.count)
+            for element in elements {
+                switch luaValue(element, depth: depth + 1) {
+                case .success(let v): out.append(v)
+                case .failure(let problem): return .failure(problem)
+                }
+            }
+            return .success(.table(LuaTable(array: out)))
+        case .table(let entries):
+            guard depth < maximumDepth else { return .failure(tooDeep) }
+            var pairs: [LuaTablePair<LuaInput>] = []
+            pairs.reserveCapacity(entries.count)
+            for (key, value) in entries {
+                switch key {
+                case .array, .table: return .failure(Problem(message: "a table used as a key"))
+                default: break
+                }
+                switch (luaValue(key, depth: depth + 1), luaValue(value, depth: depth + 1)) {
+                case (.success(let k), .success(let v)): pairs.append(LuaTablePair(key: k, value: v))
+                case (.failure(let problem), _), (_, .failure(let problem)): return .failure(problem)
+                }
+            }
+            return .success(.table(LuaTable(pairs: pairs)))
+        }
+    }
+
+    private static var tooDeep: Problem { Problem(message: "a table nested deeper than \(maximumDepth) levels") }
 }

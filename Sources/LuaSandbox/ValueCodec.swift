@@ -4,7 +4,7 @@ import CLuaShims
 /// the payload in native byte order.
 enum ValueCodec {
     /// Appends `value` to `bytes`.
-    static func encode(_ value: LuaValue, into bytes: inout [UInt8]) {
+    static func encode(_ value: LuaInput, into bytes: inout [UInt8]) {
         switch value {
         case .nil: bytes.append(PSS_TAG_NIL.byte)
         case .boolean(let b): bytes.append((b ? PSS_TAG_TRUE : PSS_TAG_FALSE).byte)
@@ -38,31 +38,20 @@ enum ValueCodec {
         case .chunk(let chunk):
             bytes.append(PSS_TAG_CHUNK.byte)
             appendRaw(chunk.ref, to: &bytes)
-        case .readOnly(let name, let inner):
-            guard case .table = inner else {
-                encode(inner, into: &bytes)
-                return
-            }
+        case .readOnly(let name, let table):
             bytes.append(PSS_TAG_READ_ONLY.byte)
             let nameBytes = Array(name.utf8)
             appendRaw(UInt32(nameBytes.count), to: &bytes)
             bytes.append(contentsOf: nameBytes)
-            encode(inner, into: &bytes)
-        case .lockedCopy(let inner):
-            guard case .table = inner else {
-                encode(inner, into: &bytes)
-                return
-            }
+            encode(.table(table), into: &bytes)
+        case .lockedCopy(let table):
             bytes.append(PSS_TAG_LOCKED.byte)
-            encode(inner, into: &bytes)
-        case .object, .unsupported, .cycle, .tooDeep:
-            // Values that only come from Lua cannot go back: they arrive as nil.
-            bytes.append(PSS_TAG_NIL.byte)
+            encode(.table(table), into: &bytes)
         }
     }
 
     /// A value sequence: a count, then the values.
-    static func encodeSequence(_ values: [LuaValue]) -> [UInt8] {
+    static func encodeSequence(_ values: [LuaInput]) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(16)
         appendRaw(UInt32(values.count), to: &bytes)
@@ -79,16 +68,16 @@ enum ValueCodec {
     }
 
     /// Decodes one value.
-    static func decode(_ buffer: UnsafeRawBufferPointer) throws(BridgeError) -> LuaValue {
+    static func decode(_ buffer: UnsafeRawBufferPointer) throws(BridgeError) -> LuaOutput {
         var reader = Reader(buffer: buffer)
         return try reader.value()
     }
 
     /// Decodes a value sequence.
-    static func decodeSequence(_ buffer: UnsafeRawBufferPointer) throws(BridgeError) -> [LuaValue] {
+    static func decodeSequence(_ buffer: UnsafeRawBufferPointer) throws(BridgeError) -> [LuaOutput] {
         var reader = Reader(buffer: buffer)
         let count = try reader.u32()
-        var values: [LuaValue] = []
+        var values: [LuaOutput] = []
         values.reserveCapacity(Int(count))
         for _ in 0..<count { values.append(try reader.value()) }
         return values
@@ -116,7 +105,7 @@ enum ValueCodec {
             return buffer.loadUnaligned(fromByteOffset: position, as: UInt32.self)
         }
 
-        mutating func value() throws(BridgeError) -> LuaValue {
+        mutating func value() throws(BridgeError) -> LuaOutput {
             switch try byte() {
             case PSS_TAG_NIL.byte: return .nil
             case PSS_TAG_TRUE.byte: return .boolean(true)
@@ -139,13 +128,13 @@ enum ValueCodec {
                 return .string(LuaString(bytes: Array(buffer[position..<position + n])))
             case PSS_TAG_ARRAY.byte:
                 let n = try u32()
-                var elements: [LuaValue] = []
+                var elements: [LuaOutput] = []
                 elements.reserveCapacity(Int(n))
                 for _ in 0..<n { elements.append(try value()) }
                 return .table(LuaTable(array: elements))
             case PSS_TAG_TABLE.byte:
                 let n = try u32()
-                var pairs: [LuaTablePair] = []
+                var pairs: [LuaTablePair<LuaOutput>] = []
                 pairs.reserveCapacity(Int(n))
                 for _ in 0..<n {
                     let key = try value()
