@@ -1,6 +1,6 @@
-/// What both directions of the bridge carry: nil, strings (and so the keys of ``LuaTable``).
-/// ``LuaInput`` and ``LuaOutput`` share these cases, and booleans, numbers, tables and
-/// `json.null` besides.
+/// A value a ``LuaTable`` holds: ``LuaInput`` (going into Lua) or ``LuaOutput`` (coming out).
+/// Both have the data cases — nil, booleans, integers, floats, strings, tables and `json.null`;
+/// this names the two a table's own API needs.
 public protocol LuaTableValue: Sendable, Hashable {
     /// Lua `nil`.
     static var `nil`: Self { get }

@@ -36,10 +36,10 @@ extension HostedSandbox {
         }
         var arguments: [HookValue] = []
         for (index, argument) in call.arguments.enumerated() {
-            switch HookValues.hookValue(argument) {
-            case .success(let value): arguments.append(value)
-            case .failure(let problem):
-                return .error("bad argument #\(index + 1) to '\(name)' (hooks take strings, numbers, booleans, nil and tables of them, got \(problem.message))")
+            do {
+                arguments.append(try HookValues.hookValue(argument))
+            } catch {
+                return .error("bad argument #\(index + 1) to '\(name)' (hooks take strings, numbers, booleans, nil and tables of them, got \(error.message))")
             }
         }
         // `bestAttempt` runs under a deadline of its own, at most its time from now.
@@ -53,15 +53,11 @@ extension HostedSandbox {
         case .threw(let message):
             return .values([.nil, .text(message)])
         case .returned(let values):
-            var results: [LuaInput] = []
-            for value in values {
-                switch HookValues.luaValue(value) {
-                case .success(let result): results.append(result)
-                case .failure(let problem):
-                    return .values([.nil, .text("hook '\(name)' returned \(problem.message), which scripts cannot take")])
-                }
+            do {
+                return .values(try values.map { value throws(HookValues.Problem) in try HookValues.luaValue(value) })
+            } catch {
+                return .values([.nil, .text("hook '\(name)' returned \(error.message), which scripts cannot take")])
             }
-            return .values(results)
         }
     }
 }
@@ -110,74 +106,56 @@ enum HookValues {
         let message: String
     }
 
-    /// The value a hook gets for a script's argument, or why it cannot cross.
-    static func hookValue(_ value: LuaOutput, depth: Int = 0) -> Result<HookValue, Problem> {
+    /// The value a hook gets for a script's argument.
+    static func hookValue(_ value: LuaOutput, depth: Int = 0) throws(Problem) -> HookValue {
         switch value {
-        case .nil: return .success(.nil)
-        case .boolean(let b): return .success(.boolean(b))
-        case .integer(let i): return .success(.integer(i))
-        case .number(let d): return .success(.number(d))
-        case .string(let s): return .success(.string(s.bytes))
+        case .nil: return .nil
+        case .boolean(let b): return .boolean(b)
+        case .integer(let i): return .integer(i)
+        case .number(let d): return .number(d)
+        case .string(let s): return .string(s.bytes)
         case .table(let table):
-            guard depth < maximumDepth else { return .failure(tooDeep) }
+            guard depth < maximumDepth else { throw tooDeep }
             var elements: [HookValue] = []
-            for element in table.elements {
-                switch hookValue(element, depth: depth + 1) {
-                case .success(let v): elements.append(v)
-                case .failure(let problem): return .failure(problem)
-                }
-            }
-            if table.isArray { return .success(.array(elements)) }
+            for element in table.elements { elements.append(try hookValue(element, depth: depth + 1)) }
+            if table.isArray { return .array(elements) }
             var entries: [HookValue: HookValue] = [:]
             for pair in table.pairs {
-                if case .table = pair.key { return .failure(Problem(message: "a table used as a key")) }
-                switch (hookValue(pair.key, depth: depth + 1), hookValue(pair.value, depth: depth + 1)) {
-                case (.success(let k), .success(let v)): entries[k] = v
-                case (.failure(let problem), _), (_, .failure(let problem)): return .failure(problem)
-                }
+                if case .table = pair.key { throw Problem(message: "a table used as a key") }
+                entries[try hookValue(pair.key, depth: depth + 1)] = try hookValue(pair.value, depth: depth + 1)
             }
-            return .success(.table(entries))
-        case .cycle: return .failure(Problem(message: "a table that contains itself"))
-        case .tooDeep: return .failure(tooDeep)
-        case .null: return .failure(Problem(message: "json.null"))
-        case .object, .unsupported: return .failure(Problem(message: "a \(value.typeName)"))
+            return .table(entries)
+        case .cycle: throw Problem(message: "a table that contains itself")
+        case .tooDeep: throw tooDeep
+        case .null: throw Problem(message: "json.null")
+        case .object, .unsupported: throw Problem(message: "a \(value.typeName)")
         }
     }
 
-    /// The value a script gets for a hook's result, or why it cannot cross.
-    static func luaValue(_ value: HookValue, depth: Int = 0) -> Result<LuaInput, Problem> {
+    /// The value a script gets for a hook's result.
+    static func luaValue(_ value: HookValue, depth: Int = 0) throws(Problem) -> LuaInput {
         switch value {
-        case .nil: return .success(.nil)
-        case .boolean(let b): return .success(.boolean(b))
-        case .integer(let i): return .success(.integer(i))
-        case .number(let d): return .success(.number(d))
-        case .string(let bytes): return .success(.string(LuaString(bytes: bytes)))
+        case .nil: return .nil
+        case .boolean(let b): return .boolean(b)
+        case .integer(let i): return .integer(i)
+        case .number(let d): return .number(d)
+        case .string(let bytes): return .string(LuaString(bytes: bytes))
         case .array(let elements):
-            guard depth < maximumDepth else { return .failure(tooDeep) }
+            guard depth < maximumDepth else { throw tooDeep }
             var out: [LuaInput] = []
             out.reserveCapacity(elements.count)
-            for element in elements {
-                switch luaValue(element, depth: depth + 1) {
-                case .success(let v): out.append(v)
-                case .failure(let problem): return .failure(problem)
-                }
-            }
-            return .success(.table(LuaTable(array: out)))
+            for element in elements { out.append(try luaValue(element, depth: depth + 1)) }
+            return .table(LuaTable(array: out))
         case .table(let entries):
-            guard depth < maximumDepth else { return .failure(tooDeep) }
+            guard depth < maximumDepth else { throw tooDeep }
             var pairs: [LuaTablePair<LuaInput>] = []
             pairs.reserveCapacity(entries.count)
             for (key, value) in entries {
-                switch key {
-                case .array, .table: return .failure(Problem(message: "a table used as a key"))
-                default: break
-                }
-                switch (luaValue(key, depth: depth + 1), luaValue(value, depth: depth + 1)) {
-                case (.success(let k), .success(let v)): pairs.append(LuaTablePair(key: k, value: v))
-                case (.failure(let problem), _), (_, .failure(let problem)): return .failure(problem)
-                }
+                if case .array = key { throw Problem(message: "a table used as a key") }
+                if case .table = key { throw Problem(message: "a table used as a key") }
+                pairs.append(LuaTablePair(key: try luaValue(key, depth: depth + 1), value: try luaValue(value, depth: depth + 1)))
             }
-            return .success(.table(LuaTable(pairs: pairs)))
+            return .table(LuaTable(pairs: pairs))
         }
     }
 
