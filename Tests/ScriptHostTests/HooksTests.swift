@@ -24,6 +24,8 @@ import Testing
         #expect(args.count == 8)
         #expect(args.first == .string([0x61, 0, 0xff]))
         #expect(args[1] == .integer(7))
+        #expect(args.first?.textValue == nil)
+        #expect(HookValue.text("two").textValue == "two")
         #expect(args[2] == .number(2.5))
         #expect(args[4] == .nil)
         #expect(args[6] == .array([.integer(1), .text("two"), .array([.integer(3)])]))
