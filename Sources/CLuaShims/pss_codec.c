@@ -3,6 +3,14 @@
 #include "pss_codec.h"
 #include "pss_host.h"
 
+/* pss.h numbers Lua's types as lua.h does, for Swift, which does not see lua.h. */
+_Static_assert(PSS_LUA_NIL == LUA_TNIL && PSS_LUA_BOOLEAN == LUA_TBOOLEAN &&
+               PSS_LUA_LIGHTUSERDATA == LUA_TLIGHTUSERDATA && PSS_LUA_NUMBER == LUA_TNUMBER &&
+               PSS_LUA_STRING == LUA_TSTRING && PSS_LUA_TABLE == LUA_TTABLE &&
+               PSS_LUA_FUNCTION == LUA_TFUNCTION && PSS_LUA_USERDATA == LUA_TUSERDATA &&
+               PSS_LUA_THREAD == LUA_TTHREAD && LUA_NUMTYPES == 9,
+               "pss_lua_type must number Lua's types as lua.h does");
+
 typedef struct encoder {
   pss_buffer *out;
   size_t max_bytes;  /* the encoding may not grow past this */
@@ -78,9 +86,9 @@ static void encode_table(lua_State *L, encoder *e, int idx) {
   }
   const void *p = lua_topointer(L, idx);
   for (int i = 0; i < e->depth; i++) {
-    if (e->path[i] == p) { put_u8(L, e, 'c'); return; }
+    if (e->path[i] == p) { put_u8(L, e, PSS_TAG_CYCLE); return; }
   }
-  if (e->depth >= PSS_CODEC_MAX_DEPTH) { put_u8(L, e, 'D'); return; }
+  if (e->depth >= PSS_CODEC_MAX_DEPTH) { put_u8(L, e, PSS_TAG_TOO_DEEP); return; }
   luaL_checkstack(L, 4, "value too deep to convert");
   /* First pass: count the entries and see whether the keys are exactly 1..n. */
   uint64_t count = 0, largest = 0;
@@ -108,7 +116,7 @@ static void encode_table(lua_State *L, encoder *e, int idx) {
   spend(L, e, PSS_CODEC_TABLE_WEIGHT);
   e->weight += PSS_CODEC_TABLE_WEIGHT;
   e->path[e->depth++] = p;
-  put_u8(L, e, sequence ? 'A' : 'T');
+  put_u8(L, e, sequence ? PSS_TAG_ARRAY : PSS_TAG_TABLE);
   put_u32(L, e, (uint32_t)count);
   if (sequence) {
     for (uint64_t i = 1; i <= count; i++) {
@@ -142,16 +150,16 @@ static void encode(lua_State *L, encoder *e, int idx) {
    * exponentially with its size: the work is charged, and the encoding capped. */
   if (e->charge) pss_charge(L, 1);
   switch (lua_type(L, idx)) {
-    case LUA_TNIL: put_u8(L, e, 'n'); break;
-    case LUA_TBOOLEAN: put_u8(L, e, lua_toboolean(L, idx) ? 't' : 'f'); break;
+    case LUA_TNIL: put_u8(L, e, PSS_TAG_NIL); break;
+    case LUA_TBOOLEAN: put_u8(L, e, lua_toboolean(L, idx) ? PSS_TAG_TRUE : PSS_TAG_FALSE); break;
     case LUA_TNUMBER:
       if (lua_isinteger(L, idx)) {
         int64_t v = (int64_t)lua_tointeger(L, idx);
-        put_u8(L, e, 'i');
+        put_u8(L, e, PSS_TAG_INTEGER);
         put_bytes(L, e, &v, 8);
       } else {
         double v = (double)lua_tonumber(L, idx);
-        put_u8(L, e, 'd');
+        put_u8(L, e, PSS_TAG_FLOAT);
         put_bytes(L, e, &v, 8);
       }
       break;
@@ -160,7 +168,7 @@ static void encode(lua_State *L, encoder *e, int idx) {
       const char *s = lua_tolstring(L, idx, &len);
       if (len > UINT32_MAX) too_large(L, e);
       if (e->charge) pss_charge(L, len / 64);
-      put_u8(L, e, 's');
+      put_u8(L, e, PSS_TAG_STRING);
       put_u32(L, e, (uint32_t)len);
       put_bytes(L, e, s, len);
       break;
@@ -172,20 +180,20 @@ static void encode(lua_State *L, encoder *e, int idx) {
         lua_rawgeti(L, LUA_REGISTRYINDEX, ctx->ref_null);
         int is_null = lua_rawequal(L, -1, idx);
         lua_pop(L, 1);
-        if (is_null) { put_u8(L, e, 'z'); break; }
+        if (is_null) { put_u8(L, e, PSS_TAG_NULL); break; }
       }
       int32_t id = host_object_id(L, idx);
       if (id >= 0) {
-        put_u8(L, e, 'O');
+        put_u8(L, e, PSS_TAG_OBJECT);
         put_bytes(L, e, &id, 4);
         break;
       }
-      put_u8(L, e, 'u');
-      put_u8(L, e, (unsigned char)LUA_TUSERDATA);
+      put_u8(L, e, PSS_TAG_UNSUPPORTED);
+      put_u8(L, e, PSS_LUA_USERDATA);
       break;
     }
     default:
-      put_u8(L, e, 'u');
+      put_u8(L, e, PSS_TAG_UNSUPPORTED);
       put_u8(L, e, (unsigned char)lua_type(L, idx));
       break;
   }
@@ -220,7 +228,7 @@ typedef struct decoder {
   const unsigned char *data;
   size_t len, pos;
   int depth;
-  const char *ro_name;  /* inside an 'R' value: tables become read-only views of this name */
+  const char *ro_name;  /* inside a read-only value: tables become read-only views of this name */
   size_t ro_len;
 } decoder;
 
@@ -305,7 +313,7 @@ static void decode_read_only(lua_State *L, decoder *d) {
   d->ro_len = name_len;
   d->pos += name_len;
   need(L, d, 1);
-  if (d->data[d->pos] != 'T' && d->data[d->pos] != 'A') luaL_error(L, "malformed host value");
+  if (d->data[d->pos] != PSS_TAG_TABLE && d->data[d->pos] != PSS_TAG_ARRAY) luaL_error(L, "malformed host value");
   decode(L, d);
   d->ro_name = saved_name;
   d->ro_len = saved_len;
@@ -317,16 +325,16 @@ static void decode(lua_State *L, decoder *d) {
   if (++d->depth > PSS_CODEC_MAX_DEPTH + 2) luaL_error(L, "host value too deep");
   luaL_checkstack(L, 4, "host value too deep");
   switch (tag) {
-    case 'n': lua_pushnil(L); break;
-    case 't': lua_pushboolean(L, 1); break;
-    case 'f': lua_pushboolean(L, 0); break;
-    case 'z': {
+    case PSS_TAG_NIL: lua_pushnil(L); break;
+    case PSS_TAG_TRUE: lua_pushboolean(L, 1); break;
+    case PSS_TAG_FALSE: lua_pushboolean(L, 0); break;
+    case PSS_TAG_NULL: {
       pss_context *ctx = pss_ctx(L);
       if (ctx == NULL || ctx->ref_null == LUA_NOREF) lua_pushnil(L);
       else lua_rawgeti(L, LUA_REGISTRYINDEX, ctx->ref_null);
       break;
     }
-    case 'i': {
+    case PSS_TAG_INTEGER: {
       int64_t v;
       need(L, d, 8);
       memcpy(&v, d->data + d->pos, 8);
@@ -334,7 +342,7 @@ static void decode(lua_State *L, decoder *d) {
       lua_pushinteger(L, (lua_Integer)v);
       break;
     }
-    case 'd': {
+    case PSS_TAG_FLOAT: {
       double v;
       need(L, d, 8);
       memcpy(&v, d->data + d->pos, 8);
@@ -342,14 +350,14 @@ static void decode(lua_State *L, decoder *d) {
       lua_pushnumber(L, (lua_Number)v);
       break;
     }
-    case 's': {
+    case PSS_TAG_STRING: {
       uint32_t n = get_u32(L, d);
       need(L, d, n);
       lua_pushlstring(L, (const char *)d->data + d->pos, n);
       d->pos += n;
       break;
     }
-    case 'T': {
+    case PSS_TAG_TABLE: {
       uint32_t n = get_u32(L, d);
       lua_createtable(L, 0, (int)(n < 1u << 26 ? n : 0));
       for (uint32_t i = 0; i < n; i++) {
@@ -361,7 +369,7 @@ static void decode(lua_State *L, decoder *d) {
       if (d->ro_name) pss_make_read_only(L, d->ro_name, d->ro_len);
       break;
     }
-    case 'A': {
+    case PSS_TAG_ARRAY: {
       uint32_t n = get_u32(L, d);
       lua_createtable(L, (int)(n < 1u << 26 ? n : 0), 0);
       for (uint32_t i = 1; i <= n; i++) {
@@ -372,7 +380,7 @@ static void decode(lua_State *L, decoder *d) {
       if (d->ro_name) pss_make_read_only(L, d->ro_name, d->ro_len);
       break;
     }
-    case 'F': {
+    case PSS_TAG_FUNCTION: {
       int32_t fid;
       need(L, d, 4);
       memcpy(&fid, d->data + d->pos, 4);
@@ -380,7 +388,7 @@ static void decode(lua_State *L, decoder *d) {
       pss_push_host_function(L, fid);
       break;
     }
-    case 'K': {
+    case PSS_TAG_CHUNK: {
       /* a chunk the host compiled and holds: its function, with the current environment as
        * its _ENV (as pss_run_chunk gives it) */
       int32_t ref;
@@ -396,11 +404,11 @@ static void decode(lua_State *L, decoder *d) {
       }
       break;
     }
-    case 'R': decode_read_only(L, d); break;
-    case 'L': {
+    case PSS_TAG_READ_ONLY: decode_read_only(L, d); break;
+    case PSS_TAG_LOCKED: {
       /* a copy the script may change, whose metatable it cannot see or replace */
       need(L, d, 1);
-      if (d->data[d->pos] != 'T' && d->data[d->pos] != 'A') luaL_error(L, "malformed host value");
+      if (d->data[d->pos] != PSS_TAG_TABLE && d->data[d->pos] != PSS_TAG_ARRAY) luaL_error(L, "malformed host value");
       decode(L, d);
       if (luaL_newmetatable(L, "pss.locked")) {
         lua_pushboolean(L, 0);

@@ -3,7 +3,7 @@
 #define PSS_CODEC_H
 #include "pss_internal.h"
 
-/* Nesting beyond this is encoded as 'D'. */
+/* Nesting beyond this is encoded as PSS_TAG_TOO_DEEP. */
 #define PSS_CODEC_MAX_DEPTH 100
 /* An encoding may not grow past the state's memory limit: a table met twice is encoded twice,
  * so a value shared many times over can have an encoding far larger than the state. This is

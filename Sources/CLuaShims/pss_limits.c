@@ -78,7 +78,8 @@ int pss_raise_kill(lua_State *L) {
   int trip = ctx ? atomic_load(&ctx->trip) : PSS_TRIP_NONE;
   if (ctx) hook_every_instruction(ctx, L);
   if (trip == PSS_TRIP_MEMORY) {
-    /* No allocation may be possible: raise the preallocated memory error. */
+    /* No allocation may be possible: raise nil, which needs none (a message string might not
+     * fit). What catches it reads the trip, not the error object. */
     lua_pushnil(L);
     lua_error(L);
   }

@@ -1,12 +1,12 @@
 /// A call from a script into the host.
 public struct HostCall {
     /// The arguments, copied out of Lua.
-    public let arguments: [LuaValue]
+    public let arguments: [LuaOutput]
     /// For a read or write of a host object's key: the object's host-side id.
     public let objectID: Int32?
 
     /// The argument at `index` (0-based), `nil` past the end.
-    public subscript(index: Int) -> LuaValue {
+    public subscript(index: Int) -> LuaOutput {
         index < arguments.count ? arguments[index] : .nil
     }
 }
@@ -14,7 +14,7 @@ public struct HostCall {
 /// What a host function gives back to the script.
 public enum HostReturn: Sendable {
     /// These values are returned.
-    case values([LuaValue])
+    case values([LuaInput])
     /// This error is raised in the script, with the caller's position in front of it.
     case error(String)
     /// A limit was hit while the host worked (the deadline came during a download): the run

@@ -32,7 +32,7 @@ extension LuaSandbox {
     }
 
     /// Adds a value to every environment made from now on, as `module.name` or `name`.
-    public func register(value: LuaValue, as name: String, in module: String? = nil) {
+    public func register(value: LuaInput, as name: String, in module: String? = nil) {
         var bytes: [UInt8] = []
         ValueCodec.encode(value, into: &bytes)
         _ = withOptionalCString(module) { m in
@@ -40,7 +40,7 @@ extension LuaSandbox {
         }
     }
 
-    /// Adds the state's JSON null (``LuaValue/null``) as `module.name`.
+    /// Adds the state's JSON null (``LuaInput/null``) as `module.name`.
     public func registerNull(as name: String, in module: String) {
         _ = pss_register_null(context, module, name)
     }
@@ -66,7 +66,7 @@ private func sandboxDispatch(
     guard functionID >= 0, Int(functionID) < sandbox.functions.count else {
         return fail("unknown host function")
     }
-    let values: [LuaValue]
+    let values: [LuaOutput]
     do {
         values = try ValueCodec.decodeSequence(UnsafeRawBufferPointer(start: arguments, count: length))
     } catch {

@@ -40,14 +40,14 @@ extension LuaSandbox {
     }
 
     /// Copies the value in slot `slot` (0-based) out of the state (raw access).
-    public func readSlot(_ slot: Int, of object: LuaReference) -> Result<LuaValue, SandboxError> {
+    public func readSlot(_ slot: Int, of object: LuaReference) -> Result<LuaOutput, SandboxError> {
         readValue { pss_object_read_slot(context, object.ref, Int32(slot + 1), $0, $1) }
     }
 
     /// Copies the value in slot `slot` (0-based) out of the state, as ``readSlot(_:of:)``
     /// does, but only when a script has read or written the slot since the object was made;
     /// `nil` when it has not (the slot still holds what the host stored).
-    public func readTouchedSlot(_ slot: Int, of object: LuaReference) -> Result<LuaValue?, SandboxError> {
+    public func readTouchedSlot(_ slot: Int, of object: LuaReference) -> Result<LuaOutput?, SandboxError> {
         var touched: Int32 = 0
         let value = readValue { pss_object_read_touched_slot(context, object.ref, Int32(slot + 1), $0, $1, &touched) }
         guard touched != 0 else { return .success(nil) }

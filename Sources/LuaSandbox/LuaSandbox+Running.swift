@@ -57,17 +57,7 @@ extension LuaSandbox {
 
     /// The Lua type name of the global `name` (read raw), `"nil"` when it is not set.
     public func typeOfGlobal(_ name: String, in environment: LuaEnvironment) -> String {
-        switch pss_global_type(context, environment.ref, name) {
-        case -1, 0: return "nil"
-        case 1: return "boolean"
-        case 2, 7: return "userdata"
-        case 3: return "number"
-        case 4: return "string"
-        case 5: return "table"
-        case 6: return "function"
-        case 8: return "thread"
-        default: return "nil"
-        }
+        LuaType.name(of: pss_global_type(context, environment.ref, name)) ?? "nil"
     }
 
     /// Calls the global function `name` of `environment` with held values as arguments;
@@ -81,7 +71,7 @@ extension LuaSandbox {
     }
 
     /// Copies a value into the state and holds it for the host. `nil` when memory ran out.
-    public func makeValue(_ value: LuaValue) -> LuaReference? {
+    public func makeValue(_ value: LuaInput) -> LuaReference? {
         var bytes: [UInt8] = []
         ValueCodec.encode(value, into: &bytes)
         var ref: Int32 = 0
@@ -90,7 +80,7 @@ extension LuaSandbox {
     }
 
     /// Copies a held value out of the state (raw access: no script code runs).
-    public func read(_ reference: LuaReference) -> Result<LuaValue, SandboxError> {
+    public func read(_ reference: LuaReference) -> Result<LuaOutput, SandboxError> {
         readValue { pss_value_read(context, reference.ref, $0, $1) }
     }
 
@@ -105,7 +95,7 @@ extension LuaSandbox {
 
     func readValue(
         _ body: (UnsafeMutablePointer<pss_buffer>, UnsafeMutablePointer<pss_buffer>) -> Int32
-    ) -> Result<LuaValue, SandboxError> {
+    ) -> Result<LuaOutput, SandboxError> {
         var out = pss_buffer()
         pss_buffer_init(&out)
         defer { pss_buffer_free(&out) }

@@ -44,7 +44,8 @@ extension HostedSandbox {
         guard let field = ContentField(rawValue: key) else { return .error("content has no field '\(key)'") }
         guard let value = binding.run.read({ $0.value(of: field) }).map(ValueConversion.lua) else { return .values([.nil]) }
         // attachments: a copy, so changing it changes nothing, and its metatable is locked
-        return .values([field == .attachments ? .lockedCopy(value) : value])
+        if field == .attachments, case .table(let list) = value { return .values([.lockedCopy(list)]) }
+        return .values([value])
     }
 
     private func contentNewIndex(_ call: HostCall) -> HostReturn {
@@ -83,7 +84,7 @@ extension HostedSandbox {
     /// is not JSON-shaped (the last good `userInfo` stays). A script that never read or wrote
     /// `content.userInfo` cannot have changed it: nothing is read back then.
     func readBackUserInfo(_ binding: Binding, object: LuaReference) -> String? {
-        let value: LuaValue
+        let value: LuaOutput
         switch sandbox.readTouchedSlot(0, of: object) {
         case .success(.none): return nil
         case .success(.some(let v)): value = v
@@ -111,7 +112,7 @@ extension HostedSandbox {
     }
 
     /// The content as `request.content` shows it: its fields, unset ones left out (nil).
-    static func snapshot(_ content: NotificationContent) -> LuaValue {
+    static func snapshot(_ content: NotificationContent) -> LuaInput {
         .table(LuaTable(fields: ContentField.allCases.compactMap { field in
             content.value(of: field).map { (field.rawValue, ValueConversion.lua($0)) }
         }))
@@ -119,12 +120,12 @@ extension HostedSandbox {
 
     /// Makes the read-only `request` table.
     func makeRequestValue(_ run: RequestRun) -> LuaReference? {
-        var fields: [(String, LuaValue)] = [
+        var fields: [(String, LuaInput)] = [
             ("identifier", .text(run.identifier)),
             ("content", Self.snapshot(run.original)),
-            ("locales", .table(LuaTable(array: run.locales.map(LuaValue.text)))),
+            ("locales", .table(LuaTable(array: run.locales.map(LuaInput.text)))),
         ]
         if let app = run.app { fields.append(("app", .text(app))) }
-        return sandbox.makeValue(.readOnly(name: "request", .table(LuaTable(fields: fields))))
+        return sandbox.makeValue(.readOnly(name: "request", LuaTable(fields: fields)))
     }
 }

@@ -1,13 +1,33 @@
-import LuaSandbox
+/// A value a hook takes or returns: data only, as a script and the app can both hold it.
+///
+/// A Lua table whose keys are exactly `1...n` comes as an ``array(_:)``, any other table
+/// (an empty one too) as a ``table(_:)``; an empty ``array(_:)`` reaches the script as a table
+/// that `json.encode` writes as `[]`. Strings are bytes (Lua strings need not be UTF-8).
+public enum HookValue: Sendable, Hashable {
+    /// Lua `nil`.
+    case `nil`
+    /// A boolean.
+    case boolean(Bool)
+    /// An integer (Lua keeps integers and floats apart).
+    case integer(Int64)
+    /// A float.
+    case number(Double)
+    /// A string: its bytes.
+    case string([UInt8])
+    /// A table whose keys are `1...n`: its values in order.
+    case array([HookValue])
+    /// Any other table: its keys (never tables) and values.
+    case table([HookValue: HookValue])
 
-// The values hooks take and return, so that an app that registers hooks needs only ScriptHost.
-@_exported import enum LuaSandbox.LuaValue
-@_exported import struct LuaSandbox.LuaString
-@_exported import struct LuaSandbox.LuaTable
-@_exported import struct LuaSandbox.LuaTablePair
+    /// A string of the UTF-8 bytes of `text`.
+    public static func text(_ text: String) -> HookValue { .string(Array(text.utf8)) }
 
-/// A value a hook takes or returns: nil, booleans, numbers, strings (bytes) and tables of them.
-public typealias HookValue = LuaValue
+    /// The string as UTF-8 text, when it is a string of valid UTF-8.
+    public var textValue: String? {
+        if case .string(let bytes) = self { return String(validating: bytes, as: UTF8.self) }
+        return nil
+    }
+}
 
 /// A function the embedding app lends scripts as `hooks.NAME(...)` (see
 /// ``ScriptHost/register(hook:_:)``). It gets the script's arguments and returns the script's

@@ -199,7 +199,7 @@ extension HostedSandbox {
     /// The `reason` table: whole, or with its message cut when the whole does not fit (the
     /// refused allocation is forgotten: the limits are armed again).
     private func makeReasonValue(_ reason: DeliveryResult.Reason, _ limits: RunLimits) -> LuaReference? {
-        func table(_ message: String) -> LuaValue {
+        func table(_ message: String) -> LuaInput {
             .table(LuaTable(fields: [("kind", .text(reason.kind.rawValue)), ("message", .text(message))]))
         }
         if let value = sandbox.makeValue(table(reason.message)) { return value }

@@ -104,7 +104,7 @@ enum Arguments {
     }
 
     /// What a value is, as Lua's argument errors say it.
-    static func describe(_ value: LuaValue) -> String {
+    static func describe(_ value: LuaOutput) -> String {
         if case .nil = value { return "no value" }
         return value.typeName
     }

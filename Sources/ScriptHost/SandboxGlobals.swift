@@ -30,12 +30,12 @@ extension ScriptHost {
         let runtime = AppRuntime(app: "", services: services)
         let hosted = try HostedSandbox(app: runtime, services: services)
         let outcome = await executor.run(hosted.sandbox, deadline: .after(.seconds(10))) { _ in
-            Result<LuaValue, SandboxError> { () throws(SandboxError) in try hosted.readGlobals() }
+            Result<LuaOutput, SandboxError> { () throws(SandboxError) in try hosted.readGlobals() }
         }
         guard case .finished(let result) = outcome else {
             throw SandboxError(message: "reading the sandbox's globals took too long")
         }
-        let table: LuaValue
+        let table: LuaOutput
         switch result {
         case .success(let value): table = value
         case .failure(let error): throw error
@@ -55,7 +55,7 @@ extension ScriptHost {
 extension HostedSandbox {
     /// Lists the globals of a fresh environment: a table of name → the list of a plain
     /// table's string keys, or the value's type name. On the Lua thread.
-    fileprivate func readGlobals() throws(SandboxError) -> LuaValue {
+    fileprivate func readGlobals() throws(SandboxError) -> LuaOutput {
         let probe = ScriptHost.globalsProbe
         let source = """
             local E, probe = _ENV, "\(probe)"

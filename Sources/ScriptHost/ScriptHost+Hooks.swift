@@ -4,14 +4,15 @@ extension ScriptHost {
     ///
     /// ```swift
     /// host.register(hook: "unwrap") { args in
-    ///     guard case .string(let sealed) = args.first else { throw HookError("unwrap takes a string") }
-    ///     return [.string(LuaString(bytes: try keychain.open(sealed.bytes)))]
+    ///     guard case .string(let sealed)? = args.first else { throw HookError("unwrap takes a string") }
+    ///     return [.string(try keychain.open(sealed))]
     /// }
     /// ```
     ///
-    /// Arguments and results are strings (bytes), numbers, booleans, nil and tables of them.
-    /// A hook may be registered at any time: requests that start after this call see it, in
-    /// every app. Registering a name again replaces the function from the next call on.
+    /// Arguments and results are ``HookValue``s: strings (bytes), numbers, booleans, nil and
+    /// tables of them. A hook may be registered at any time: requests that start after this
+    /// call see it, in every app. Registering a name again replaces the function from the next
+    /// call on.
     public func register(hook name: String, _ body: @escaping Hook) {
         services.hooks.withLock { $0[name] = body }
     }

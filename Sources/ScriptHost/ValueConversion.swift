@@ -10,7 +10,7 @@ struct ConversionError: Error {
 enum ValueConversion {
     /// JSON to Lua: objects and arrays become tables (an empty array stays an array when it
     /// comes back), null becomes `json.null`, integers stay integers.
-    static func lua(_ value: JSONValue) -> LuaValue {
+    static func lua(_ value: JSONValue) -> LuaInput {
         switch value {
         case .null: return .null
         case .bool(let b): return .boolean(b)
@@ -23,11 +23,11 @@ enum ValueConversion {
     }
 
     /// JSON object to a Lua table.
-    static func lua(_ object: [String: JSONValue]) -> LuaValue { lua(.object(object)) }
+    static func lua(_ object: [String: JSONValue]) -> LuaInput { lua(.object(object)) }
 
     /// Lua to JSON, naming the path of what does not fit (`userInfo.x is a function`). An
     /// empty table is an empty object unless it came from a JSON array. Nil is refused.
-    static func json(_ value: LuaValue, path: String) throws(ConversionError) -> JSONValue {
+    static func json(_ value: LuaOutput, path: String) throws(ConversionError) -> JSONValue {
         do {
             return try convert(value)
         } catch {
@@ -59,7 +59,7 @@ enum ValueConversion {
         }
     }
 
-    private static func convert(_ value: LuaValue) throws(Misfit) -> JSONValue {
+    private static func convert(_ value: LuaOutput) throws(Misfit) -> JSONValue {
         switch value {
         case .nil: throw Misfit(problem: "is nil")
         case .boolean(let b): return .bool(b)
@@ -104,16 +104,15 @@ enum ValueConversion {
         case .cycle: throw Misfit(problem: "contains itself (a cycle)")
         case .tooDeep: throw Misfit(problem: "is nested too deeply")
         case .unsupported(let type): throw Misfit(problem: "is a \(type)")
-        case .object, .function, .chunk: throw Misfit(problem: "is a \(value.typeName)")
-        case .readOnly(_, let inner), .lockedCopy(let inner): return try convert(inner)
+        case .object: throw Misfit(problem: "is a \(value.typeName)")
         }
     }
 
     /// About the bytes of `value` as JSON (its strings, plus a few bytes for each value), counted
     /// only until it passes `limit`, so that a large value costs no more than `limit` to measure.
-    static func approximateJSONBytes(_ value: LuaValue, atMost limit: Int) -> Int {
+    static func approximateJSONBytes(_ value: LuaOutput, atMost limit: Int) -> Int {
         var total = 0
-        func add(_ value: LuaValue) {
+        func add(_ value: LuaOutput) {
             guard total <= limit else { return }
             switch value {
             case .string(let s): total += s.bytes.count + 3
@@ -127,7 +126,6 @@ enum ValueConversion {
                         add(pair.value)
                     }
                 }
-            case .readOnly(_, let inner), .lockedCopy(let inner): add(inner)
             default: total += 8
             }
         }
@@ -136,7 +134,7 @@ enum ValueConversion {
     }
 
     /// Lua to JSON where nil means "unset" (content fields).
-    static func optionalJSON(_ value: LuaValue, path: String) throws(ConversionError) -> JSONValue? {
+    static func optionalJSON(_ value: LuaOutput, path: String) throws(ConversionError) -> JSONValue? {
         if case .nil = value { return nil }
         return try json(value, path: path)
     }

@@ -147,7 +147,7 @@ enum StandInHost {
         guard let sandbox = try? pool.checkOut() else {
             return StandInResult(outcome: "fallback", reasonKind: "load", reason: "no state", content: original)
         }
-        let userInfo = LuaValue.table(LuaTable(pairs: fixture.payload.compactMap { key, value in
+        let userInfo = LuaInput.table(LuaTable(pairs: fixture.payload.compactMap { key, value in
             guard let s = value as? String else { return nil }
             return LuaTablePair(key: .text(key), value: .text(s))
         }))
@@ -158,7 +158,7 @@ enum StandInHost {
             defer { sandbox.disarm() }
             let cls = sandbox.defineClass(name: "content", slots: ["userInfo"], index: { call in
                 if call[0].stringValue == "attachments" {
-                    return .values([.readOnly(name: "content.attachments", .table(LuaTable(array: [])))])
+                    return .values([.readOnly(name: "content.attachments", LuaTable(array: []))])
                 }
                 guard let key = call[0].stringValue, let value = content[key] else {
                     return .error("content has no field '\(call[0].stringValue ?? "?")'")
@@ -178,10 +178,10 @@ enum StandInHost {
             }
             guard let cls, let env = sandbox.makeEnvironment(), let object = sandbox.makeObject(of: cls, id: 1),
                   let info = sandbox.makeValue(userInfo),
-                  let request = sandbox.makeValue(.readOnly(name: "request", .table(LuaTable(fields: [
+                  let request = sandbox.makeValue(.readOnly(name: "request", LuaTable(fields: [
                       ("content", .table(LuaTable(fields: original.map { ($0.key, .text($0.value)) }))),
                       ("locales", .table(LuaTable(array: [.text("en")]))),
-                  ]))))
+                  ])))
             else { return ("fallback", "memory", "setup") }
             sandbox.setSlot(0, of: object, to: info)
             switch sandbox.run(chunk, in: env) {

@@ -1,4 +1,5 @@
 import CLuaShims
+import CLuaShimsTesting
 import Synchronization
 import Testing
 @testable import LuaSandbox
@@ -169,10 +170,10 @@ import Testing
 
     @Test func readOnlyViewsRefuseWritesButRead() throws {
         let r = try Recorder()
-        r.sandbox.register(value: .readOnly(name: "request", .table(LuaTable(fields: [
+        r.sandbox.register(value: .readOnly(name: "request", LuaTable(fields: [
             ("identifier", .text("abc")),
             ("locales", .table(LuaTable(array: [.text("de-DE"), .text("en")]))),
-        ]))), as: "request")
+        ])), as: "request")
         let (status, values) = r.run("""
             result(request.identifier) result(#request.locales) result(request.locales[2])
             result(pcall(function() request.identifier = 'x' end))

@@ -165,8 +165,8 @@ import Testing
         r.sandbox.register(value: .table(LuaTable(fields: [
             ("config", .table(LuaTable(fields: [("n", .integer(1)), ("list", .table(LuaTable(array: [])))]))),
         ])), as: "data")
-        r.sandbox.register(value: .lockedCopy(.table(LuaTable(fields: [("x", .integer(1))]))), as: "locked")
-        r.sandbox.register(value: .readOnly(name: "fixed", .table(LuaTable(fields: [("y", .integer(2))]))), as: "fixed")
+        r.sandbox.register(value: .lockedCopy(LuaTable(fields: [("x", .integer(1))])), as: "locked")
+        r.sandbox.register(value: .readOnly(name: "fixed", LuaTable(fields: [("y", .integer(2))])), as: "fixed")
         let poison = """
             data.config.n = 99 data.config.list[1] = 'p' locked.x = 99 rawset(fixed, 'y', 99)
             result(data.config.n) result(locked.x)

@@ -95,12 +95,12 @@ import Testing
         #expect(sandbox.call("other", in: env, arguments: [f.object]) == .completed)
         #expect(try sandbox.readTouchedSlot(0, of: f.object).get() == nil)
         #expect(sandbox.call("peek", in: env, arguments: [f.object]) == .completed)
-        guard case .table(let read)?? = try? sandbox.readTouchedSlot(0, of: f.object).get() else {
+        guard case .table(let read)? = try? sandbox.readTouchedSlot(0, of: f.object).get() else {
             Issue.record("a slot the script read is not read back"); return
         }
         #expect(read["a"] == .integer(1))
         #expect(sandbox.call("replace", in: env, arguments: [g.object]) == .completed)
-        guard case .table(let written)?? = try? sandbox.readTouchedSlot(0, of: g.object).get() else {
+        guard case .table(let written)? = try? sandbox.readTouchedSlot(0, of: g.object).get() else {
             Issue.record("a slot the script wrote is not read back"); return
         }
         #expect(written["z"] == .integer(3))

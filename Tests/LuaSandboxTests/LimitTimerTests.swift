@@ -1,4 +1,5 @@
 import CLuaShims
+import CLuaShimsTesting
 import Synchronization
 import Testing
 @testable import LuaSandbox

@@ -1,4 +1,5 @@
 import CLuaShims
+import CLuaShimsTesting
 import Foundation
 
 /// Runs `body` on a new thread with an 8 MB stack, as the host runs Lua, and returns its

@@ -14,11 +14,11 @@ import Testing
 
         init() throws {
             sandbox = try LuaSandbox()
-            sandbox.register("echo") { call in .values(call.arguments) }
+            sandbox.register("echo") { call in .values(call.arguments.map(LuaInput.init)) }
             sandbox.register(value: .table(LuaTable(fields: [
                 ("config", .table(LuaTable(fields: [("n", .integer(0)), ("list", .table(LuaTable(array: [])))]))),
             ])), as: "data")
-            sandbox.register(value: .readOnly(name: "fixed", .table(LuaTable(fields: [("y", .integer(2))]))), as: "fixed")
+            sandbox.register(value: .readOnly(name: "fixed", LuaTable(fields: [("y", .integer(2))])), as: "fixed")
             var titleID = HostFunctionID(rawValue: -1)
             content = sandbox.defineClass(name: "content", slots: ["userInfo"], index: { call in
                 call[0].stringValue == "shout" ? .values([.function(titleID)]) : .values([.text("title")])
@@ -50,9 +50,9 @@ import Testing
             sandbox.arm(RunLimits(cpuTime: .seconds(1), memoryBytes: 8 << 20, deadline: nil))
             defer { sandbox.disarm() }
             guard let env = sandbox.makeEnvironment(), sandbox.run(chunk, in: env) == .completed,
-                  let request = sandbox.makeValue(.readOnly(name: "request", .table(LuaTable(fields: [("identifier", .text("id-\(i)"))])))),
+                  let request = sandbox.makeValue(.readOnly(name: "request", LuaTable(fields: [("identifier", .text("id-\(i)"))]))),
                   let object = sandbox.makeObject(of: content, id: Int32(i)),
-                  let userInfo = sandbox.makeValue(.lockedCopy(.table(LuaTable(fields: [("k", .text("v"))]))))
+                  let userInfo = sandbox.makeValue(.lockedCopy(LuaTable(fields: [("k", .text("v"))])))
             else { return false }
             sandbox.setSlot(0, of: object, to: userInfo)
             sandbox.release(userInfo)

@@ -1,4 +1,5 @@
 import CLuaShims
+import CLuaShimsTesting
 import Foundation
 import Testing
 @testable import LuaSandbox

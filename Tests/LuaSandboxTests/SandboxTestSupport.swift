@@ -21,7 +21,7 @@ func runScript(
 
 /// A sandbox with `result(...)` that records what scripts report, and `fail(msg)`.
 final class Recorder: @unchecked Sendable {
-    var results: [[LuaValue]] = []
+    var results: [[LuaOutput]] = []
     let sandbox: LuaSandbox
 
     init(memoryLimit: Int = 8 << 20) throws {
@@ -31,11 +31,11 @@ final class Recorder: @unchecked Sendable {
             return .none
         }
         sandbox.register("fail") { call in .error(call[0].stringValue ?? "failed") }
-        sandbox.register("echo") { call in .values(call.arguments) }
+        sandbox.register("echo") { call in .values(call.arguments.map(LuaInput.init)) }
     }
 
     /// Runs the script and returns the first argument of each `result(...)` call.
-    func run(_ source: String, limits: RunLimits? = nil) -> (RunStatus, [LuaValue]) {
+    func run(_ source: String, limits: RunLimits? = nil) -> (RunStatus, [LuaOutput]) {
         results = []
         let status = runScript(source, in: sandbox, limits: limits)
         return (status, results.map { $0.first ?? .nil })

@@ -32,7 +32,7 @@ import Testing
 
         host.register(hook: "unwrap") { args in
             guard case .string(let sealed)? = args.first else { throw HookError("unwrap takes a string") }
-            return [.string(LuaString(bytes: try keychainOpen(sealed.bytes)))]
+            return [.string(try keychainOpen(sealed))]
         }
 
         let scripts = ScriptDirectory(scriptsFolder) { event in

@@ -1,5 +1,4 @@
 import Foundation
-import LuaSandbox
 import Synchronization
 import Testing
 @testable import ScriptHost
@@ -23,11 +22,14 @@ import Testing
         ])
         let args = received.withLock { $0 }
         #expect(args.count == 8)
-        #expect(args.first == .string(LuaString(bytes: [0x61, 0, 0xff])))
+        #expect(args.first == .string([0x61, 0, 0xff]))
         #expect(args[1] == .integer(7))
+        #expect(args.first?.textValue == nil)
+        #expect(HookValue.text("two").textValue == "two")
         #expect(args[2] == .number(2.5))
         #expect(args[4] == .nil)
-        #expect(args[6] == .table(LuaTable(array: [.integer(1), .text("two"), .table(LuaTable(array: [.integer(3)]))])))
+        #expect(args[6] == .array([.integer(1), .text("two"), .array([.integer(3)])]))
+        #expect(args[7] == .table([.text("k"): .text("v"), .text("n"): .number(1.0)]))
     }
 
     @Test func aHookThatThrowsGivesNilAndItsMessage() async throws {
@@ -42,15 +44,23 @@ import Testing
     @Test func valuesAHookCannotTakeOrGiveAreRefused() async throws {
         let host = ScriptHost()
         host.register(hook: "echo") { $0 }
-        host.register(hook: "giveFunction") { _ in [.function(HostFunctionID(rawValue: 0))] }
-        host.register(hook: "giveNull") { _ in [.text("ok"), .null] }
+        host.register(hook: "giveDeep") { _ in [(0..<40).reduce(HookValue.integer(1)) { inner, _ in .array([inner]) }] }
+        host.register(hook: "giveTableKey") { _ in [.text("ok"), .table([.array([]): .integer(1)])] }
         let message = try await raised("return hooks.echo(1, print)", host: host)
         #expect(message?.contains("bad argument #2 to 'echo' (hooks take strings, numbers, booleans, nil and tables of them, got a function)") == true)
         #expect(try await raised("return hooks.echo({f = print})", host: host)?.contains("got a function") == true)
         #expect(try await raised("local t = {} t.t = t return hooks.echo(t)", host: host)?.contains("bad argument #1 to 'echo'") == true)
         #expect(try await raised("return hooks.echo(json.null)", host: host)?.contains("got json.null") == true)
-        #expect(try await values("return hooks.giveFunction()", host: host) == [.nil, .text("hook 'giveFunction' returned a function, which scripts cannot take")])
-        #expect(try await values("return hooks.giveNull()", host: host) == [.nil, .text("hook 'giveNull' returned json.null, which scripts cannot take")])
+        #expect(try await values("return hooks.giveDeep()", host: host) == [.nil, .text("hook 'giveDeep' returned a table nested deeper than 32 levels, which scripts cannot take")])
+        #expect(try await values("return hooks.giveTableKey()", host: host) == [.nil, .text("hook 'giveTableKey' returned a table used as a key, which scripts cannot take")])
+    }
+
+    @Test func emptyArraysAndEmptyTablesStayApart() async throws {
+        let host = ScriptHost()
+        host.register(hook: "empties") { _ in [.array([]), .table([:])] }
+        host.register(hook: "echo") { $0 }
+        #expect(try await values("local a, t = hooks.empties() return json.encode(a), json.encode(t)", host: host) == [.text("[]"), .text("{}")])
+        #expect(try await values("return json.encode(hooks.echo(json.decode('[]'))), json.encode(hooks.echo({}))", host: host) == [.text("[]"), .text("{}")])
     }
 
     @Test func hooksIsATableEvenWithoutHooks() async throws {

@@ -9,7 +9,6 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <lua.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -31,24 +30,61 @@ void pss_buffer_free(pss_buffer *b);
 int pss_buffer_append(pss_buffer *b, const void *bytes, size_t n);
 
 /* ---- The value format ------------------------------------------------------------------
- * A value is one tag byte followed by its payload (integers little-endian):
- *   'n' nil    't' true    'f' false    'z' JSON null (json.null)
- *   'i' int64              'd' float64
- *   's' u32 length, bytes   (a Lua string: arbitrary bytes)
- *   'T' u32 n, then n (key, value) pairs   (a table, read with raw access)
- *   'A' u32 n, then n values               (a table whose keys are exactly 1..n; from Lua
- *                                           also an empty table known to be a JSON array)
- *   'F' i32 function id      a host function (as a value to push: a callable closure)
- *   'R' u32 n, name (n bytes), then one 'T' or 'A' value: a read-only view of that table,
- *                            named in the error a write raises ("request is read-only")
- *   'L' then one 'T' or 'A' value: a copy of that table the script may change, whose
- *                            metatable is locked (setmetatable refuses it)
- *   'O' u32 object id      (from Lua only) a host object (userdata made by pss)
- *   'u' u8 Lua type        (from Lua only) a value the format cannot carry: function,
- *                            thread, foreign userdata
- *   'c'                    (from Lua only) a table met again inside itself (a cycle)
- *   'D'                    (from Lua only) a table nested deeper than the limit
+ * A value is one tag byte (pss_tag) followed by its payload, numbers in the native byte order
+ * (both sides run in one process):
+ *   nil, true, false, JSON null (json.null): no payload
+ *   integer: int64          float: float64
+ *   string: u32 length, bytes   (a Lua string: arbitrary bytes)
+ *   table: u32 n, then n (key, value) pairs   (read with raw access)
+ *   array: u32 n, then n values   (a table whose keys are exactly 1..n; from Lua also an
+ *                                  empty table known to be a JSON array)
+ * Host to Lua only:
+ *   function: i32 function id      a host function, pushed as a callable closure
+ *   chunk: i32 registry reference  a compiled chunk, with the running environment as _ENV
+ *   read-only: u32 n, name (n bytes), then one table or array value: a read-only view of
+ *              that table, named in the error a write raises ("request is read-only")
+ *   locked: one table or array value: a copy the script may change, whose metatable is
+ *           locked (setmetatable refuses it)
+ * Lua to host only:
+ *   object: i32 object id     a host object (userdata made by pss)
+ *   unsupported: u8 Lua type (pss_lua_type)   a value the format cannot carry: function,
+ *                thread, foreign userdata
+ *   cycle: no payload         a table met again inside itself
+ *   too deep: no payload      a table nested deeper than the limit
  * A sequence of values is a u32 count followed by the values.                               */
+typedef enum pss_tag {
+  PSS_TAG_NIL = 'n',
+  PSS_TAG_TRUE = 't',
+  PSS_TAG_FALSE = 'f',
+  PSS_TAG_NULL = 'z',
+  PSS_TAG_INTEGER = 'i',
+  PSS_TAG_FLOAT = 'd',
+  PSS_TAG_STRING = 's',
+  PSS_TAG_TABLE = 'T',
+  PSS_TAG_ARRAY = 'A',
+  PSS_TAG_FUNCTION = 'F',
+  PSS_TAG_CHUNK = 'K',
+  PSS_TAG_READ_ONLY = 'R',
+  PSS_TAG_LOCKED = 'L',
+  PSS_TAG_OBJECT = 'O',
+  PSS_TAG_UNSUPPORTED = 'u',
+  PSS_TAG_CYCLE = 'c',
+  PSS_TAG_TOO_DEEP = 'D',
+} pss_tag;
+
+/* Lua's basic types, numbered as lua.h numbers them (LUA_TNIL...; pss_codec.c checks that
+ * they agree): what pss_global_type returns and an unsupported value carries. */
+typedef enum pss_lua_type {
+  PSS_LUA_NIL = 0,
+  PSS_LUA_BOOLEAN = 1,
+  PSS_LUA_LIGHTUSERDATA = 2,
+  PSS_LUA_NUMBER = 3,
+  PSS_LUA_STRING = 4,
+  PSS_LUA_TABLE = 5,
+  PSS_LUA_FUNCTION = 6,
+  PSS_LUA_USERDATA = 7,
+  PSS_LUA_THREAD = 8,
+} pss_lua_type;
 
 /* ---- Limits and trips ------------------------------------------------------------------ */
 
@@ -162,7 +198,7 @@ int pss_compile(pss_context *ctx, const char *source, size_t length, const char 
 int pss_env_new(pss_context *ctx, int *ref_out);
 /* Runs a compiled chunk with `env` as its _ENV. */
 int pss_run_chunk(pss_context *ctx, int function_ref, int env_ref, pss_buffer *err);
-/* The Lua type of env[name] (raw), or -1 on failure. */
+/* The Lua type of env[name] (raw; a pss_lua_type), or -1 on failure. */
 int pss_global_type(pss_context *ctx, int env_ref, const char *name);
 /* Calls env[name](args...) where args are references; PSS_MISSING when it is not a
  * function. Results are dropped. */
@@ -193,16 +229,6 @@ void pss_unref(pss_context *ctx, int ref);
 
 /* Full garbage collection (no finalizers exist, so no script code runs). */
 void pss_collect(pss_context *ctx);
-
-/* Test support: runs source text in a plain state (stock libraries, no limits, no hook) and
- * returns the Lua status. For benchmarks that compare with stock Lua. */
-int pss_testing_run_plain(const char *source, size_t length);
-/* Test support: the bytes the host-call scratch buffers of a state hold now (outside the
- * state's memory limit). */
-size_t pss_testing_scratch_bytes(pss_context *ctx);
-/* Test support: whether a hook is set on the main thread (bit 0) and on the Lua thread that
- * runs now (bit 1). */
-int pss_testing_hooked(pss_context *ctx);
 
 #ifdef __cplusplus
 }

@@ -6,7 +6,7 @@ import NotificationModel
 /// `content:attach(file [, options])`: checks a file against Apple's attachment rules and adds
 /// it to the content.
 extension HostedSandbox {
-    func attach(_ binding: Binding, file: LuaValue, options: LuaValue) -> HostReturn {
+    func attach(_ binding: Binding, file: LuaOutput, options: LuaOutput) -> HostReturn {
         let run = binding.run
         guard case .table(let table) = file, let path = table["path"].stringValue else {
             return .error("bad argument #1 to 'attach' (a file from download() or {path=...} expected, got \(Arguments.describe(file)))")

@@ -13,7 +13,7 @@ extension HostedSandbox {
             }
         }
         function("list", in: "categories") { [unowned self] binding, _ in
-            .values([.table(LuaTable(array: app.categories.read(report: Self.reporter(binding)) { $0.list() }.map(LuaValue.text)))])
+            .values([.table(LuaTable(array: app.categories.read(report: Self.reporter(binding)) { $0.list() }.map(LuaInput.text)))])
         }
         function("register", in: "categories") { [unowned self] binding, call in
             // Registered categories outlive the request: refuse a large one before building it.

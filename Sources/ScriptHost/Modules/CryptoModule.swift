@@ -53,7 +53,7 @@ extension HostedSandbox {
     static let decryptFields = ["alg", "key", "nonce", "ciphertext", "tag", "aad"]
 
     /// Reads `decrypt`'s argument. A failure is raised as an error; `refused` is `nil, err`.
-    static func decryptRequest(_ argument: LuaValue) -> Result<DecryptRequest, HostFailure> {
+    static func decryptRequest(_ argument: LuaOutput) -> Result<DecryptRequest, HostFailure> {
         let fieldList = decryptFields.joined(separator: ", ")
         guard case .table(let table) = argument, !(table.isArray && !table.elements.isEmpty) else {
             return .failure(HostFailure("bad argument #1 to 'decrypt' (table {\(decryptFields.map { "\($0)=" }.joined(separator: ", "))} expected, got \(Arguments.describe(argument)))"))

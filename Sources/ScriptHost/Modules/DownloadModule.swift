@@ -41,8 +41,8 @@ extension HostedSandbox {
                 await downloader.downloadAll(urls, into: directory, options: options, deadline: deadline)
             }
             guard let results = outcome else { return .kill(.time) }
-            var files: [LuaTablePair] = []
-            var errors: [LuaTablePair] = []
+            var files: [LuaTablePair<LuaInput>] = []
+            var errors: [LuaTablePair<LuaInput>] = []
             for (i, result) in results.enumerated() {
                 switch result {
                 case .success(let file): files.append(LuaTablePair(key: .integer(Int64(i + 1)), value: Self.fileTable(file, run: binding.run)))
@@ -90,9 +90,9 @@ extension HostedSandbox {
 
     /// The `file` table scripts get: `{path=, url=, type=, mime=, size=}`. Warnings about a
     /// Content-Type or URL extension that disagree with the bytes go to the log.
-    private static func fileTable(_ file: DownloadedFile, run: RequestRun) -> LuaValue {
+    private static func fileTable(_ file: DownloadedFile, run: RequestRun) -> LuaInput {
         for warning in file.warnings { run.log(.warn, warning, host: true) }
-        var fields: [(String, LuaValue)] = [
+        var fields: [(String, LuaInput)] = [
             ("path", .text(file.path)), ("url", .text(file.url)), ("mime", .text(file.mime)), ("size", .integer(Int64(file.size))),
         ]
         if let type = file.type { fields.append(("type", .text(type))) }
@@ -103,7 +103,7 @@ extension HostedSandbox {
     /// request's deadline, which is far shorter.
     static let maximumTimeoutSeconds = 86_400.0
 
-    private static func downloadOptions(_ value: LuaValue, function: String) -> Result<DownloadOptions, HostFailure> {
+    private static func downloadOptions(_ value: LuaOutput, function: String) -> Result<DownloadOptions, HostFailure> {
         var options = DownloadOptions()
         var maxBytesGiven = false
         guard case .table(let t) = value else {

@@ -51,7 +51,7 @@ extension HostedSandbox {
     }
 
     /// `{contentType = "application/json", timeout = seconds}`.
-    private static func postOptions(_ value: LuaValue) -> Result<(contentType: String, timeout: Duration?), HostFailure> {
+    private static func postOptions(_ value: LuaOutput) -> Result<(contentType: String, timeout: Duration?), HostFailure> {
         var contentType = "application/json"
         var timeout: Duration?
         switch value {

@@ -34,14 +34,17 @@ extension HostedSandbox {
         guard let hook = services.hooks.withLock({ $0[name] }) else {
             return .values([.nil, .text("no hook named '\(name)'")])
         }
+        var arguments: [HookValue] = []
         for (index, argument) in call.arguments.enumerated() {
-            if let problem = HookValues.problem(argument) {
-                return .error("bad argument #\(index + 1) to '\(name)' (hooks take strings, numbers, booleans, nil and tables of them, got \(problem))")
+            do {
+                arguments.append(try HookValues.hookValue(argument))
+            } catch {
+                return .error("bad argument #\(index + 1) to '\(name)' (hooks take strings, numbers, booleans, nil and tables of them, got \(error.message))")
             }
         }
         // `bestAttempt` runs under a deadline of its own, at most its time from now.
         let deadline = binding.phase == .didReceive ? binding.run.deadline : Deadline.after(binding.run.limits.bestAttemptTime)
-        let outcome = HookValues.call(hook, with: call.arguments, on: services.executor.pool, until: deadline)
+        let outcome = HookValues.call(hook, with: arguments, on: services.executor.pool, until: deadline)
         // The host may have given up on this phase while the hook ran.
         guard active != nil else { return .kill(.time) }
         switch outcome {
@@ -50,12 +53,11 @@ extension HostedSandbox {
         case .threw(let message):
             return .values([.nil, .text(message)])
         case .returned(let values):
-            for value in values {
-                if let problem = HookValues.problem(value) {
-                    return .values([.nil, .text("hook '\(name)' returned \(problem), which scripts cannot take")])
-                }
+            do {
+                return .values(try values.map { value throws(HookValues.Problem) in try HookValues.luaValue(value) })
+            } catch {
+                return .values([.nil, .text("hook '\(name)' returned \(error.message), which scripts cannot take")])
             }
-            return .values(values)
         }
     }
 }
@@ -99,31 +101,63 @@ enum HookValues {
         return String(describing: error)
     }
 
-    /// Why a value cannot cross (its type, `"a table nested deeper than 32 levels"`), or nil.
-    static func problem(_ value: HookValue, depth: Int = 0) -> String? {
+    /// Why a value cannot cross (its type, `"a table nested deeper than 32 levels"`).
+    struct Problem: Error {
+        let message: String
+    }
+
+    /// The value a hook gets for a script's argument.
+    static func hookValue(_ value: LuaOutput, depth: Int = 0) throws(Problem) -> HookValue {
         switch value {
-        case .nil, .boolean, .integer, .number, .string:
-            return nil
+        case .nil: return .nil
+        case .boolean(let b): return .boolean(b)
+        case .integer(let i): return .integer(i)
+        case .number(let d): return .number(d)
+        case .string(let s): return .string(s.bytes)
         case .table(let table):
-            guard depth < maximumDepth else { return "a table nested deeper than \(maximumDepth) levels" }
-            for element in table.elements {
-                if let problem = problem(element, depth: depth + 1) { return problem }
-            }
+            guard depth < maximumDepth else { throw tooDeep }
+            var elements: [HookValue] = []
+            for element in table.elements { elements.append(try hookValue(element, depth: depth + 1)) }
+            if table.isArray { return .array(elements) }
+            var entries: [HookValue: HookValue] = [:]
             for pair in table.pairs {
-                if case .table = pair.key { return "a table used as a key" }
-                if let problem = problem(pair.key, depth: depth + 1) ?? problem(pair.value, depth: depth + 1) { return problem }
+                if case .table = pair.key { throw Problem(message: "a table used as a key") }
+                entries[try hookValue(pair.key, depth: depth + 1)] = try hookValue(pair.value, depth: depth + 1)
             }
-            return nil
-        case .cycle:
-            return "a table that contains itself"
-        case .tooDeep:
-            return "a table nested deeper than \(maximumDepth) levels"
-        case .null:
-            return "json.null"
-        case .readOnly(_, let inner), .lockedCopy(let inner):
-            return problem(inner, depth: depth)
-        case .function, .chunk, .object, .unsupported:
-            return "a \(value.typeName)"
+            return .table(entries)
+        case .cycle: throw Problem(message: "a table that contains itself")
+        case .tooDeep: throw tooDeep
+        case .null: throw Problem(message: "json.null")
+        case .object, .unsupported: throw Problem(message: "a \(value.typeName)")
         }
     }
+
+    /// The value a script gets for a hook's result.
+    static func luaValue(_ value: HookValue, depth: Int = 0) throws(Problem) -> LuaInput {
+        switch value {
+        case .nil: return .nil
+        case .boolean(let b): return .boolean(b)
+        case .integer(let i): return .integer(i)
+        case .number(let d): return .number(d)
+        case .string(let bytes): return .string(LuaString(bytes: bytes))
+        case .array(let elements):
+            guard depth < maximumDepth else { throw tooDeep }
+            var out: [LuaInput] = []
+            out.reserveCapacity(elements.count)
+            for element in elements { out.append(try luaValue(element, depth: depth + 1)) }
+            return .table(LuaTable(array: out))
+        case .table(let entries):
+            guard depth < maximumDepth else { throw tooDeep }
+            var pairs: [LuaTablePair<LuaInput>] = []
+            pairs.reserveCapacity(entries.count)
+            for (key, value) in entries {
+                if case .array = key { throw Problem(message: "a table used as a key") }
+                if case .table = key { throw Problem(message: "a table used as a key") }
+                pairs.append(LuaTablePair(key: try luaValue(key, depth: depth + 1), value: try luaValue(value, depth: depth + 1)))
+            }
+            return .table(LuaTable(pairs: pairs))
+        }
+    }
+
+    private static var tooDeep: Problem { Problem(message: "a table nested deeper than \(maximumDepth) levels") }
 }

@@ -15,7 +15,7 @@ extension HostedSandbox {
                 }
                 preferred = list
             }
-            return .values([LocaleMatcher.best(available: available, preferred: preferred).map(LuaValue.text) ?? .nil])
+            return .values([LocaleMatcher.best(available: available, preferred: preferred).map(LuaInput.text) ?? .nil])
         }
     }
 
@@ -29,7 +29,7 @@ extension HostedSandbox {
     }
 
     /// A Lua list of strings as Swift strings.
-    static func strings(_ value: LuaValue) -> [String]? {
+    static func strings(_ value: LuaOutput) -> [String]? {
         guard case .table(let t) = value, t.isArray || t.count == 0 else { return nil }
         var out: [String] = []
         for element in t.elements {

@@ -17,7 +17,7 @@ extension HostedSandbox {
     }
 
     /// The text of a formatted message, its invalid UTF-8 repaired.
-    private static func logText(_ value: LuaValue) -> String {
+    private static func logText(_ value: LuaOutput) -> String {
         if case .string(let bytes) = value { return bytes.description }
         return value.typeName
     }

@@ -7,7 +7,7 @@ import LuaSandbox
 ///
 /// Numbers are typed by how they are written: without a fraction or exponent and within
 /// `Int64` they are integers, everything else floats (`1e400` is refused); `null` is
-/// ``LuaValue/null``; an object's repeated key keeps its last value.
+/// ``LuaInput/null``; an object's repeated key keeps its last value.
 struct ScriptJSONReader {
     /// Why reading stopped.
     enum Failure: Error {
@@ -30,7 +30,7 @@ struct ScriptJSONReader {
     static let checkInterval = 4096
 
     /// Reads `text` whole: one value, with nothing but whitespace around it.
-    static func read(_ text: [UInt8], maximumDepth: Int, check: @escaping () -> LimitKind?) throws(Failure) -> LuaValue {
+    static func read(_ text: [UInt8], maximumDepth: Int, check: @escaping () -> LimitKind?) throws(Failure) -> LuaInput {
         var reader = ScriptJSONReader(bytes: text, maximumDepth: maximumDepth, check: check)
         reader.skipSpace()
         let value = try reader.value()
@@ -62,7 +62,7 @@ struct ScriptJSONReader {
         if values % Self.checkInterval == 0, let kind = check() { throw .limit(kind) }
     }
 
-    private mutating func value() throws(Failure) -> LuaValue {
+    private mutating func value() throws(Failure) -> LuaInput {
         try counted()
         guard i < bytes.count else { throw invalid("unexpected end of text") }
         switch bytes[i] {
@@ -92,9 +92,9 @@ struct ScriptJSONReader {
         skipSpace()
     }
 
-    private mutating func array() throws(Failure) -> LuaValue {
+    private mutating func array() throws(Failure) -> LuaInput {
         try enter()
-        var elements: [LuaValue] = []
+        var elements: [LuaInput] = []
         if i < bytes.count, bytes[i] == 0x5d {
             i += 1
             depth -= 1
@@ -115,9 +115,9 @@ struct ScriptJSONReader {
         return .table(LuaTable(array: elements))
     }
 
-    private mutating func object() throws(Failure) -> LuaValue {
+    private mutating func object() throws(Failure) -> LuaInput {
         try enter()
-        var pairs: [LuaTablePair] = []
+        var pairs: [LuaTablePair<LuaInput>] = []
         var index: [[UInt8]: Int] = [:]
         if i < bytes.count, bytes[i] == 0x7d {
             i += 1
@@ -214,7 +214,7 @@ struct ScriptJSONReader {
         return out
     }
 
-    private mutating func number() throws(Failure) -> LuaValue {
+    private mutating func number() throws(Failure) -> LuaInput {
         let start = i
         var integral = true
         if bytes[i] == 0x2d { i += 1 }

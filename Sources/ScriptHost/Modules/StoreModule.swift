@@ -67,7 +67,7 @@ extension HostedSandbox {
     }
 
     /// `{min =, max =}` of `store.increment`: finite numbers, either may be left out, `min <= max`.
-    private static func incrementBounds(_ value: LuaValue) -> Result<ClosedBounds, HostFailure> {
+    private static func incrementBounds(_ value: LuaOutput) -> Result<ClosedBounds, HostFailure> {
         var bounds = ClosedBounds()
         guard case .table(let t) = value else {
             if value.isNil { return .success(bounds) }

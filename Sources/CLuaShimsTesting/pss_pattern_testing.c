@@ -4,7 +4,7 @@
 #include <string.h>
 #include <lualib.h>
 #include "pss_lib.h"
-#include "pss_pattern_testing.h"
+#include "pss_testing.h"
 
 typedef struct compare_args {
   const char *source;

@@ -3,6 +3,7 @@
  * scratch buffers of a state. */
 #include <lualib.h>
 #include "pss_internal.h"
+#include "pss_testing.h"
 
 int pss_testing_run_plain(const char *source, size_t length) {
   lua_State *L = luaL_newstate();
