@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .executable(name: "pushscript", targets: ["pushscript"]),
         .library(name: "ScriptHost", targets: ["ScriptHost"]),
+        .library(name: "NotificationModel", targets: ["NotificationModel"]),
         .library(name: "ScriptTesting", targets: ["ScriptTesting"]),
     ],
     targets: [
@@ -29,7 +30,7 @@ let package = Package(
         ),
         .target(name: "LuaSandbox", dependencies: ["CLuaShims", "CLua"]),
         .target(name: "NotificationModel"),
-        .target(name: "MediaDownloader"),
+        .target(name: "MediaDownloader", dependencies: ["NotificationModel"]),
         .target(
             name: "ScriptHost",
             dependencies: ["LuaSandbox", "NotificationModel", "MediaDownloader", "COpenSSL"]
@@ -39,7 +40,7 @@ let package = Package(
 
         .testTarget(name: "LuaSandboxTests", dependencies: ["LuaSandbox", "CLuaShims"], exclude: ["PatternCases"]),
         .testTarget(name: "NotificationModelTests", dependencies: ["NotificationModel"], exclude: ["Fixtures"]),
-        .testTarget(name: "MediaDownloaderTests", dependencies: ["MediaDownloader"]),
+        .testTarget(name: "MediaDownloaderTests", dependencies: ["MediaDownloader", "NotificationModel"]),
         .testTarget(name: "ScriptHostTests", dependencies: ["ScriptHost", "pushscript"]),
         .testTarget(name: "ScriptTestingTests", dependencies: ["ScriptTesting"]),
         // Runs the built pushscript (beside the test runner); golden files of its output.
