@@ -57,7 +57,7 @@ extension HostedSandbox {
         } catch {
             if field == .userInfo { return .error("userInfo must be JSON-shaped: \(error.message)") }
             if case .string = call[1] { return .error("\(key) must be valid UTF-8") }
-            return .error("\(key) must be \(field.requirement)")
+            return .error("\(key) must be \(field.scriptRequirement)")
         }
         switch set(field, to: json, binding) {
         case .phaseOver: return .kill(.time)
@@ -83,7 +83,7 @@ extension HostedSandbox {
                 try state.content.set(field, to: json)
                 return .written
             } catch {
-                return .refused(error.message)
+                return .refused(error.scriptMessage)
             }
         } ?? .phaseOver
     }
