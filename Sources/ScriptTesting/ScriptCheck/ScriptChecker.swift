@@ -24,15 +24,22 @@ public struct ScriptChecker: Sendable {
     private let memoryLimit: Int
 
     /// A checker against `globals`; compiles under `memoryLimit` bytes (the host's default).
-    public init(globals: SandboxGlobals, memoryLimit: Int = ScriptLimits.default.memoryBytes, executor: SandboxExecutor = SandboxExecutor()) {
+    public init(globals: SandboxGlobals, memoryLimit: Int = ScriptLimits.default.memoryBytes) {
+        self.init(globals: globals, memoryLimit: memoryLimit, executor: SandboxExecutor())
+    }
+
+    /// A checker that compiles on the Lua threads of `executor`.
+    package init(globals: SandboxGlobals, memoryLimit: Int, executor: SandboxExecutor) {
         self.globals = globals
         self.memoryLimit = memoryLimit
         self.executor = executor
     }
 
     /// A checker against the globals of a real fresh environment of the host.
-    public static func forHost(executor: SandboxExecutor = SandboxExecutor()) async throws(SandboxError) -> ScriptChecker {
-        ScriptChecker(globals: try await ScriptHost.sandboxGlobals(executor: executor), executor: executor)
+    ///
+    /// - Throws: ``SandboxGlobals/ReadError`` when the globals cannot be read.
+    public static func forHost() async throws(SandboxGlobals.ReadError) -> ScriptChecker {
+        ScriptChecker(globals: try await ScriptHost.sandboxGlobals())
     }
 
     /// The findings for one script, errors first, then warnings in line order. A script that
