@@ -55,10 +55,10 @@ final class HostedSandbox: SandboxHolding, @unchecked Sendable {
     }
 
     /// The chunk for `script`, compiled once per sandbox.
-    func chunk(for script: Script) -> CompileResult {
-        if let chunk = chunks[script.hash] { return .compiled(chunk) }
-        let result = sandbox.compile(script.source, chunkName: script.name)
-        if case .compiled(let chunk) = result {
+    func chunk(for script: Script) -> Result<CompiledChunk, ScriptCompiler.Failure> {
+        if let chunk = chunks[script.hash] { return .success(chunk) }
+        let result = ScriptCompiler.compile(script.source, chunkName: script.name, in: sandbox)
+        if case .success(let chunk) = result {
             chunks[script.hash] = chunk
             chunkOrder.append(script.hash)
             if chunkOrder.count > 4 {

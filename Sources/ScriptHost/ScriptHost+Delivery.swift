@@ -27,7 +27,7 @@ extension ScriptHost {
             script = found
         }
         guard script.source.count <= Script.maximumSize else {
-            return finish(run, .init(kind: .load, message: "\(script.name) is \(script.source.count) bytes; a script may have at most \(Script.maximumSize) (1 MiB)"), original: true)
+            return finish(run, .init(kind: .load, message: ScriptCompiler.tooLargeMessage(script.name, bytes: script.source.count)), original: true)
         }
         let pool = services.executor.pool
         guard !pool.isHeldByStuckJobs else {
