@@ -67,7 +67,7 @@ extension HostedSandbox {
         }
         let downloader = services.downloader(media: run.media, allowHTTPHosts: run.allowHTTPHosts)
         let directory = run.attachmentDirectory
-        let deadline = ContinuousClock.now + run.deadline.remaining
+        let deadline = run.deadline.continuousInstant
         let done = DispatchSemaphore(value: 0)
         let box = Mutex<[Result<DownloadedFile, DownloadError>]?>(nil)
         let started = Task {
