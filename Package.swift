@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .executable(name: "pushscript", targets: ["pushscript"]),
         .library(name: "ScriptHost", targets: ["ScriptHost"]),
+        .library(name: "NotificationModel", targets: ["NotificationModel"]),
         .library(name: "ScriptTesting", targets: ["ScriptTesting"]),
     ],
     targets: [
@@ -37,7 +38,7 @@ let package = Package(
         // Sees pss.h only, not lua.h: Swift cannot call a Lua API that raises.
         .target(name: "LuaSandbox", dependencies: ["CLuaShims"]),
         .target(name: "NotificationModel"),
-        .target(name: "MediaDownloader"),
+        .target(name: "MediaDownloader", dependencies: ["NotificationModel"]),
         .target(
             name: "ScriptHost",
             dependencies: ["LuaSandbox", "NotificationModel", "MediaDownloader", "COpenSSL"]
@@ -47,7 +48,7 @@ let package = Package(
 
         .testTarget(name: "LuaSandboxTests", dependencies: ["LuaSandbox", "CLuaShims", "CLuaShimsTesting"], exclude: ["PatternCases"]),
         .testTarget(name: "NotificationModelTests", dependencies: ["NotificationModel"], exclude: ["Fixtures"]),
-        .testTarget(name: "MediaDownloaderTests", dependencies: ["MediaDownloader"]),
+        .testTarget(name: "MediaDownloaderTests", dependencies: ["MediaDownloader", "NotificationModel"]),
         .testTarget(name: "ScriptHostTests", dependencies: ["ScriptHost", "pushscript"]),
         .testTarget(name: "ScriptTestingTests", dependencies: ["ScriptTesting"]),
         // Runs the built pushscript (beside the test runner); golden files of its output.

@@ -74,7 +74,7 @@ final class DeadlineWatchdog: Sendable {
             }
             for action in due { action() }
             if let next {
-                _ = wake.wait(timeout: .now() + next.remaining.dispatchInterval)
+                _ = wake.wait(timeout: next.dispatchTime)
             } else {
                 wake.wait()
             }

@@ -175,9 +175,3 @@ private final class Once<Value: Sendable>: PhaseClock, Sendable {
         return continuation != nil
     }
 }
-
-extension Duration {
-    var dispatchInterval: DispatchTimeInterval {
-        .nanoseconds(Int(clamping: max(0, nanoseconds)))
-    }
-}

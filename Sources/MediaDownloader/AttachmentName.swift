@@ -1,4 +1,5 @@
 import Foundation
+import NotificationModel
 
 /// The file names of one download: `<stem>-<random>.download` while it streams, then
 /// `<stem>-<random>.<type's extension>` (`.bin` for bytes of no supported type). The stem comes

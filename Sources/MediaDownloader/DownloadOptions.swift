@@ -1,3 +1,4 @@
+import NotificationModel
 /// Options of one download.
 public struct DownloadOptions: Sendable, Hashable {
     /// The longest the download may take, redirects included; nil for no limit of its own.
@@ -9,12 +10,12 @@ public struct DownloadOptions: Sendable, Hashable {
     public var maxBytes: Int
     /// The kinds accepted, or nil for any; bytes of another kind, or of no supported type, fail
     /// the download with `unsupported type`.
-    public var kinds: Set<MediaKind>?
+    public var kinds: Set<AttachmentKind>?
 
     /// Options with the given timeout, size limit and kinds.
     public init(timeout: Duration? = nil,
-                maxBytes: Int = MediaKind.largestAttachmentMaximumBytes,
-                kinds: Set<MediaKind>? = nil) {
+                maxBytes: Int = AttachmentKind.largestMaximumSize,
+                kinds: Set<AttachmentKind>? = nil) {
         self.timeout = timeout
         self.maxBytes = maxBytes
         self.kinds = kinds

@@ -1,4 +1,5 @@
 import Foundation
+import NotificationModel
 
 /// A finished download: a file in the attachment directory, named with its type's extension.
 public struct DownloadedFile: Sendable, Hashable {

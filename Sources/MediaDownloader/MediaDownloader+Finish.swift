@@ -1,4 +1,5 @@
 import Foundation
+import NotificationModel
 
 extension MediaDownloader {
     /// Turns a complete body into the result: types it from its first bytes, checks the kind,

@@ -1,4 +1,5 @@
 import Foundation
+import NotificationModel
 
 /// What a source other than the bytes says a file's type is: a server's `Content-Type`, or the
 /// extension of a URL's path. A claim is never trusted; it only lets a disagreement with the

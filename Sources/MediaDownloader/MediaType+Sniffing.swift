@@ -1,4 +1,5 @@
 import Foundation
+import NotificationModel
 
 extension MediaType {
     /// How many leading bytes of a file sniffing looks at.

@@ -1,4 +1,5 @@
 import Foundation
+import NotificationModel
 import Synchronization
 
 /// Where a ``Transport`` delivers one response. It is the one place where every transport's
@@ -37,10 +38,10 @@ public final class TransferSink: Sendable {
     private let url: URL
     private let partialFile: URL
     private let maxBytes: Int
-    private let kinds: Set<MediaKind>?
+    private let kinds: Set<AttachmentKind>?
     private let state = Mutex(State())
 
-    init(url: URL, partialFile: URL, maxBytes: Int, kinds: Set<MediaKind>?) {
+    init(url: URL, partialFile: URL, maxBytes: Int, kinds: Set<AttachmentKind>?) {
         self.url = url
         self.partialFile = partialFile
         self.maxBytes = maxBytes
@@ -164,7 +165,7 @@ public final class TransferSink: Sendable {
     }
 
     /// Why bytes with this prefix do not fit `kinds`, or nil when they do (or any kind goes).
-    static func kindError(_ prefix: [UInt8], _ kinds: Set<MediaKind>?) -> DownloadError? {
+    static func kindError(_ prefix: [UInt8], _ kinds: Set<AttachmentKind>?) -> DownloadError? {
         guard let kinds else { return nil }
         let wanted = kinds.map(\.rawValue).sorted().joined(separator: " or ")
         guard let type = MediaType.sniff(prefix) else {

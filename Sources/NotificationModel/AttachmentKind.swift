@@ -1,6 +1,7 @@
 /// The kinds of file iOS attaches to a notification, with the types and maximum sizes of
 /// Apple's `UNNotificationAttachment` rules (a megabyte is 1,000,000 bytes, as Apple counts).
-public enum AttachmentKind: String, Sendable, Hashable, CaseIterable, Codable {
+/// The types of each kind are the ``MediaType`` table's.
+public enum AttachmentKind: String, Sendable, Hashable, CaseIterable, Codable, CustomStringConvertible {
     /// JPEG, GIF and PNG images, up to 10 MB.
     case image
     /// WAV, AIFF, MP3 and MPEG-4 audio, up to 5 MB.
@@ -8,13 +9,9 @@ public enum AttachmentKind: String, Sendable, Hashable, CaseIterable, Codable {
     /// MPEG, MPEG-2, MPEG-4 and AVI video, up to 50 MB.
     case video
 
-    /// The uniform type identifiers of this kind.
+    /// The uniform type identifiers of this kind, in the order of ``MediaType/all``.
     public var typeIdentifiers: [String] {
-        switch self {
-        case .image: ["public.jpeg", "com.compuserve.gif", "public.png"]
-        case .audio: ["com.microsoft.waveform-audio", "public.aiff-audio", "public.mp3", "public.mpeg-4-audio"]
-        case .video: ["public.mpeg", "public.mpeg-2-video", "public.mpeg-4", "public.avi"]
-        }
+        MediaType.all.filter { $0.kind == self }.map(\.uti)
     }
 
     /// The largest attachment of this kind, in bytes.
@@ -29,16 +26,24 @@ public enum AttachmentKind: String, Sendable, Hashable, CaseIterable, Codable {
     /// The largest attachment of any kind, in bytes: 50 MB.
     public static let largestMaximumSize = allCases.map(\.maximumSize).max() ?? 0
 
+    /// The largest maximum among `kinds` (`{image}` → 10 MB, `{image, audio}` → 10 MB): the
+    /// default download limit when only those kinds are accepted. All kinds' largest when
+    /// `kinds` is empty.
+    public static func largestMaximumSize(of kinds: Set<AttachmentKind>) -> Int {
+        kinds.map(\.maximumSize).max() ?? largestMaximumSize
+    }
+
     /// Every type identifier iOS attaches, image types first.
-    public static let supportedTypeIdentifiers = allCases.flatMap(\.typeIdentifiers)
+    public static let supportedTypeIdentifiers = MediaType.all.map(\.uti)
 
     /// The kind a type identifier belongs to; nil for a type iOS does not attach.
     public init?(typeIdentifier: String) {
-        guard let kind = Self.allCases.first(where: { $0.typeIdentifiers.contains(typeIdentifier) }) else {
-            return nil
-        }
-        self = kind
+        guard let type = MediaType(uti: typeIdentifier) else { return nil }
+        self = type.kind
     }
+
+    /// The kind's name as scripts spell it: `"image"`, `"audio"` or `"video"`.
+    public var description: String { rawValue }
 
     /// Checks a file against the rules: its type (nil when unknown) must be one iOS attaches,
     /// and its size within the maximum of the type's kind.

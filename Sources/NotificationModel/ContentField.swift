@@ -58,7 +58,7 @@ public enum ContentField: String, Sendable, Hashable, CaseIterable {
         case .badge:
             "an integer >= 0 or nil"
         case .sound:
-            "nil, a sound name or {name=, critical=, volume=}"
+            "nil, a sound name or an object of name, critical, volume"
         case .targetContentIdentifier, .filterCriteria:
             "a string or nil"
         case .interruptionLevel:
@@ -68,9 +68,9 @@ public enum ContentField: String, Sendable, Hashable, CaseIterable {
         case .summaryArgumentCount:
             "an integer >= 0"
         case .userInfo:
-            "a table with string keys (a JSON object)"
+            "an object with string keys"
         case .attachments:
-            "changed with content:attach(...)"
+            "changed by attaching files"
         }
     }
 }

@@ -1,5 +1,5 @@
 extension NotificationContent {
-    /// Reads `sound`: a name, or `{name=, critical=, volume=}` with `name` a string,
+    /// Reads `sound`: a name, or an object of `name`, `critical`, `volume` with `name` a string,
     /// `critical` a boolean (or the payload's 0/1, default false), `volume` a number 0…1.
     static func sound(_ value: JSONValue?) throws(ContentFieldError) -> NotificationSound {
         func refuse(_ message: String) -> ContentFieldError {
@@ -32,7 +32,9 @@ extension NotificationContent {
             }
             return .dictionary(name: name, critical: critical, volume: volume)
         default:
-            throw refuse("sound must be \(ContentField.sound.requirement)")
+            throw ContentFieldError(
+                .invalidValue, field: ContentField.sound.rawValue,
+                message: "sound must be \(ContentField.sound.requirement)", unmetRequirement: true)
         }
     }
 
@@ -46,7 +48,7 @@ extension NotificationContent {
         default:
             throw ContentFieldError(
                 .invalidValue, field: ContentField.userInfo.rawValue,
-                message: "userInfo must be \(ContentField.userInfo.requirement)"
+                message: "userInfo must be \(ContentField.userInfo.requirement)", unmetRequirement: true
             )
         }
         // The quick check builds no paths; the one that names the problem runs only when needed.

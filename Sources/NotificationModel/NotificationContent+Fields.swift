@@ -10,7 +10,7 @@ extension NotificationContent {
     /// an integral value (`2.0`) is accepted where an integer is asked for.
     ///
     /// - Throws: ``ContentFieldError``, e.g. `badge must be an integer >= 0 or nil`,
-    ///   `content has no field 'titel'`, `attachments is read-only; use content:attach(...)`.
+    ///   `content has no field 'titel'`, `attachments is read-only`.
     public mutating func set(_ name: String, to value: JSONValue?) throws(ContentFieldError) {
         guard let field = ContentField(rawValue: name) else {
             throw ContentFieldError(.unknownField, field: name, message: "content has no field '\(name)'")
@@ -49,7 +49,7 @@ extension NotificationContent {
         case .userInfo:
             userInfo = try Self.userInfo(value)
         case .attachments:
-            throw ContentFieldError(.readOnly, field: field.rawValue, message: "attachments is read-only; use content:attach(...)")
+            throw ContentFieldError(.readOnly, field: field.rawValue, message: "attachments is read-only")
         }
     }
 
@@ -85,7 +85,7 @@ extension NotificationContent {
     // MARK: Checks
 
     private static func invalid(_ field: ContentField) -> ContentFieldError {
-        ContentFieldError(.invalidValue, field: field.rawValue, message: "\(field.rawValue) must be \(field.requirement)")
+        ContentFieldError(.invalidValue, field: field.rawValue, message: "\(field.rawValue) must be \(field.requirement)", unmetRequirement: true)
     }
 
     private static func isUnset(_ value: JSONValue?) -> Bool {

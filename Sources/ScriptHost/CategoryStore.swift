@@ -41,7 +41,7 @@ final class CategoryStore: Sendable {
         var persisted: [Persisted] = []
         /// The file's bytes when last read or written: the same bytes need no parsing.
         var bytes: Data?
-        var signature: StateFile.Signature?
+        var signature: FileStamp?
         var loaded = false
     }
 
@@ -169,7 +169,7 @@ final class CategoryStore: Sendable {
     /// is set aside and reported, and counts as none. Bytes the store knows are not parsed again.
     private func load(
         _ file: StateFile, known: State, report: Report
-    ) throws -> (categories: [Persisted], bytes: Data?, signature: StateFile.Signature?) {
+    ) throws -> (categories: [Persisted], bytes: Data?, signature: FileStamp?) {
         guard let (data, signature) = try file.readBytes() else { return ([], nil, nil) }
         if known.loaded, data == known.bytes { return (known.persisted, data, signature) }
         switch Self.decode(data) {

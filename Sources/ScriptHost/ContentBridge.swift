@@ -58,26 +58,35 @@ extension HostedSandbox {
         } catch {
             if field == .userInfo { return .error("userInfo must be JSON-shaped: \(error.message)") }
             if case .string = call[1] { return .error("\(key) must be valid UTF-8") }
-            return .error("\(key) must be \(field.requirement)")
+            return .error("\(key) must be \(field.scriptRequirement)")
         }
         switch set(field, to: json, binding) {
-        case .none: return .kill(.time)
-        case .some(.none): return .none
-        case .some(.some(let message)): return .error(message)
+        case .phaseOver: return .kill(.time)
+        case .written: return .none
+        case .refused(let message): return .error(message)
         }
     }
 
-    /// Sets a field of the request's content: nil when the phase may no longer write, else
-    /// the message of a refused value or nil.
-    private func set(_ field: ContentField, to json: JSONValue?, _ binding: Binding) -> String?? {
-        binding.run.write(binding.phase) { state -> String? in
+    /// What setting a content field came to.
+    private enum FieldWrite {
+        /// The field holds the new value.
+        case written
+        /// The value was refused: why, for the script.
+        case refused(String)
+        /// The request is over for this phase (the host gave up on it): nothing was written.
+        case phaseOver
+    }
+
+    /// Sets a field of the request's content.
+    private func set(_ field: ContentField, to json: JSONValue?, _ binding: Binding) -> FieldWrite {
+        binding.run.write(binding.phase) { state -> FieldWrite in
             do throws(ContentFieldError) {
                 try state.content.set(field, to: json)
-                return nil
+                return .written
             } catch {
-                return error.message
+                return .refused(error.scriptMessage)
             }
-        }
+        } ?? .phaseOver
     }
 
     /// Reads the live `userInfo` table back into the content. Returns an error message when it
@@ -94,7 +103,7 @@ extension HostedSandbox {
         do { json = try ValueConversion.json(value, path: "userInfo") } catch {
             return "userInfo must be JSON-shaped: \(error.message)"
         }
-        if case .some(.some(let message)) = set(.userInfo, to: json, binding) { return message }
+        if case .refused(let message) = set(.userInfo, to: json, binding) { return message }
         return nil
     }
 

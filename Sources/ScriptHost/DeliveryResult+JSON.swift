@@ -32,13 +32,23 @@ extension DeliveryResult {
         return object
     }
 
-    /// The key order of the result object.
-    public static let keyOrder: JSONKeyOrder = {
-        var order = JSONKeyOrder.result
-        order.first.append(contentsOf: ["registeredCategories", "categories", "posts"])
-        order.nested["categories"] = NotificationCategory.jsonKeyOrder
-        return order
-    }()
+    /// The key order of the result object of SPEC §2: `outcome, reason, suppressed, content,
+    /// logs, stats` (after `id` when `serve` adds one), then what a run adds
+    /// (`registeredCategories, categories, posts`); the content's fields in SPEC §1 order, a
+    /// reason as `kind, message`, a log entry as `level, message, source`.
+    public static let keyOrder = JSONKeyOrder(
+        first: [
+            "id", "outcome", "reason", "suppressed", "content", "logs", "stats",
+            "registeredCategories", "categories", "posts",
+        ],
+        nested: [
+            "reason": JSONKeyOrder(first: ["kind", "message"]),
+            "content": NotificationContent.jsonKeyOrder,
+            "logs": JSONKeyOrder(first: ["level", "message", "source"]),
+            "stats": JSONKeyOrder(first: ["cpuMs", "wallMs", "memoryPeakBytes"]),
+            "categories": NotificationCategory.jsonKeyOrder,
+        ]
+    )
 
     /// The result as one line of JSON, with `id` first when given (for `serve`).
     public func jsonLine(id: JSONValue? = nil) -> String {

@@ -122,8 +122,9 @@ extension HostedSandbox {
     private func prepare(_ run: RequestRun, script: Script, recording: Bool = true) -> MainPhase {
         let chunk: CompiledChunk
         switch self.chunk(for: script) {
-        case .compiled(let compiled): chunk = compiled
-        case .failed(let status): return MainPhase(end: .load(DeliveryResult.Reason.loadMessage(status, script: script.name, run.limits)))
+        case .success(let compiled): chunk = compiled
+        case .failure(.tooLarge(let bytes)): return MainPhase(end: .load(ScriptCompiler.tooLargeMessage(script.name, bytes: bytes)))
+        case .failure(.refused(let status)): return MainPhase(end: .load(DeliveryResult.Reason.loadMessage(status, script: script.name, run.limits)))
         }
         installNewHooks()
         moduleBase = script.directory

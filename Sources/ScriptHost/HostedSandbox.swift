@@ -2,12 +2,6 @@ import Foundation
 import LuaSandbox
 import NotificationModel
 
-/// The request a sandbox's host functions serve while a job runs, and the phase writing.
-struct Binding {
-    let run: RequestRun
-    let phase: RequestPhase
-}
-
 /// A sandbox of one app with the host's script API installed: the modules of SPEC section 1,
 /// the `content` class, and the chunks compiled in it.
 ///
@@ -61,10 +55,10 @@ final class HostedSandbox: SandboxHolding, @unchecked Sendable {
     }
 
     /// The chunk for `script`, compiled once per sandbox.
-    func chunk(for script: Script) -> CompileResult {
-        if let chunk = chunks[script.hash] { return .compiled(chunk) }
-        let result = sandbox.compile(script.source, chunkName: script.name)
-        if case .compiled(let chunk) = result {
+    func chunk(for script: Script) -> Result<CompiledChunk, ScriptCompiler.Failure> {
+        if let chunk = chunks[script.hash] { return .success(chunk) }
+        let result = ScriptCompiler.compile(script.source, chunkName: script.name, in: sandbox)
+        if case .success(let chunk) = result {
             chunks[script.hash] = chunk
             chunkOrder.append(script.hash)
             if chunkOrder.count > 4 {
@@ -84,44 +78,6 @@ final class HostedSandbox: SandboxHolding, @unchecked Sendable {
         sandbox.register(name, in: module, arguments: arguments) { [unowned self] call in
             guard let binding = active else { return .kill(.time) }
             return body(binding, call)
-        }
-    }
-}
-
-/// Argument checks for module functions, with Lua's wording.
-enum Arguments {
-    /// The string at `index`, or an error message.
-    static func string(_ call: HostCall, _ index: Int, _ function: String) -> Result<LuaString, HostFailure> {
-        if case .string(let s) = call[index] { return .success(s) }
-        return .failure(HostFailure("bad argument #\(index + 1) to '\(function)' (string expected, got \(describe(call[index])))"))
-    }
-
-    /// The UTF-8 text at `index`, or an error message.
-    static func text(_ call: HostCall, _ index: Int, _ function: String) -> Result<String, HostFailure> {
-        string(call, index, function).flatMap { s in
-            s.utf8String.map { .success($0) } ?? .failure(HostFailure("bad argument #\(index + 1) to '\(function)' (string is not valid UTF-8)"))
-        }
-    }
-
-    /// What a value is, as Lua's argument errors say it.
-    static func describe(_ value: LuaOutput) -> String {
-        if case .nil = value { return "no value" }
-        return value.typeName
-    }
-}
-
-/// A message for a failed host call.
-struct HostFailure: Error {
-    let message: String
-    init(_ message: String) { self.message = message }
-}
-
-extension Result where Failure == HostFailure {
-    /// Runs `body` with the value, or turns the failure into a raised error.
-    func then(_ body: (Success) -> HostReturn) -> HostReturn {
-        switch self {
-        case .success(let value): return body(value)
-        case .failure(let failure): return .error(failure.message)
         }
     }
 }

@@ -38,7 +38,7 @@ final class KeyValueStore: Sendable {
         /// The file's bytes when last read or written: the same bytes need no parsing.
         var data: Data?
         /// The version of the file `values` came from.
-        var signature: StateFile.Signature?
+        var signature: FileStamp?
         var loaded = false
     }
 

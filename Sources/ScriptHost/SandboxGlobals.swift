@@ -15,6 +15,16 @@ public struct SandboxGlobals: Sendable, Hashable {
         self.names = names
         self.fields = fields
     }
+
+    /// Why the globals could not be read: no Lua state could be made, or the environment
+    /// could not be read in time.
+    public struct ReadError: Error, Sendable, CustomStringConvertible {
+        /// One line for a person.
+        public let message: String
+
+        /// The message.
+        public var description: String { message }
+    }
 }
 
 extension ScriptHost {
@@ -24,8 +34,18 @@ extension ScriptHost {
     /// Reads the globals of a fresh environment of a sandbox with the whole script API
     /// installed, as every request's environment is made. Runs on a Lua thread.
     ///
-    /// - Throws: ``SandboxError`` when no state can be made or the environment cannot be read.
-    public static func sandboxGlobals(executor: SandboxExecutor = SandboxExecutor()) async throws(SandboxError) -> SandboxGlobals {
+    /// - Throws: ``SandboxGlobals/ReadError`` when no state can be made or the environment
+    ///   cannot be read.
+    public static func sandboxGlobals() async throws(SandboxGlobals.ReadError) -> SandboxGlobals {
+        do throws(SandboxError) {
+            return try await sandboxGlobals(executor: SandboxExecutor())
+        } catch {
+            throw SandboxGlobals.ReadError(message: error.message)
+        }
+    }
+
+    /// ``sandboxGlobals()`` on the Lua threads of `executor`.
+    package static func sandboxGlobals(executor: SandboxExecutor) async throws(SandboxError) -> SandboxGlobals {
         let services = HostServices(configuration: HostConfiguration(offline: true), executor: executor)
         let runtime = AppRuntime(app: "", services: services)
         let hosted = try HostedSandbox(app: runtime, services: services)

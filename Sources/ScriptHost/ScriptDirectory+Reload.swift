@@ -72,19 +72,17 @@ extension ScriptDirectory {
             return .rejected("cannot read \(name): \(why)", bytes: nil, stamp: nil, settled: false)
         case .tooLarge(let stamp):
             return .rejected(
-                "\(name) is \(stamp.size) bytes; a script may have at most \(Script.maximumSize) (1 MiB)",
+                ScriptCompiler.tooLargeMessage(name, bytes: Int(stamp.size)),
                 bytes: nil, stamp: stamp, settled: stamp.isSettled(at: now))
         case .bytes(let bytes, let stamp):
             let settled = stamp.isSettled(at: now)
             if let known = reload.known, known == bytes { return .same(stamp, settled: settled) }
-            sandbox.arm(RunLimits(cpuTime: nil, memoryBytes: memoryLimit, deadline: nil))
-            defer { sandbox.disarm() }
-            switch sandbox.compile(bytes, chunkName: name) {
-            case .compiled(let chunk):
-                sandbox.release(chunk)
-                sandbox.collectGarbage()
+            switch ScriptCompiler.check(bytes, chunkName: name, in: sandbox, memoryLimit: memoryLimit) {
+            case nil:
                 return .compiled(Script(name: name, source: bytes, directory: reload.file.deletingLastPathComponent()), stamp, settled: settled)
-            case .failed(let status):
+            case .tooLarge(let size)?:
+                return .rejected(ScriptCompiler.tooLargeMessage(name, bytes: size), bytes: bytes, stamp: stamp, settled: settled)
+            case .refused(let status)?:
                 return .rejected(compileMessage(status, name: name, memoryLimit: memoryLimit), bytes: bytes, stamp: stamp, settled: settled)
             }
         }

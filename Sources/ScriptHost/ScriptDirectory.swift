@@ -38,13 +38,17 @@ public final class ScriptDirectory: Sendable {
     /// - Parameters:
     ///   - url: The folder holding `<bundle-id>.lua` files. It need not exist yet.
     ///   - memoryLimit: The memory limit compiling counts against (the host's limit).
-    ///   - executor: Runs the compile checks on Lua threads.
     ///   - report: Told when a version of a script goes into service and when one is rejected;
     ///     called on any thread, once per version.
-    public init(
-        _ url: URL, memoryLimit: Int = ScriptLimits.default.memoryBytes, executor: SandboxExecutor = SandboxExecutor(),
+    public convenience init(
+        _ url: URL, memoryLimit: Int = ScriptLimits.default.memoryBytes,
         report: @escaping @Sendable (Event) -> Void = { _ in }
     ) {
+        self.init(url, memoryLimit: memoryLimit, executor: SandboxExecutor(), report: report)
+    }
+
+    /// A directory of scripts whose compile checks run on the Lua threads of `executor`.
+    package init(_ url: URL, memoryLimit: Int, executor: SandboxExecutor, report: @escaping @Sendable (Event) -> Void) {
         self.url = url
         self.memoryLimit = memoryLimit
         self.executor = executor

@@ -27,7 +27,7 @@ extension ScriptHost {
             script = found
         }
         guard script.source.count <= Script.maximumSize else {
-            return finish(run, .init(kind: .load, message: "\(script.name) is \(script.source.count) bytes; a script may have at most \(Script.maximumSize) (1 MiB)"), original: true)
+            return finish(run, .init(kind: .load, message: ScriptCompiler.tooLargeMessage(script.name, bytes: script.source.count)), original: true)
         }
         let pool = services.executor.pool
         guard !pool.isHeldByStuckJobs else {
@@ -35,18 +35,13 @@ extension ScriptHost {
         }
         let sandboxes = runtime.pool(services)
         let hosted: HostedSandbox
-        do {
-            hosted = try sandboxes.checkOut()
-        } catch {
-            return finish(run, .init(kind: .load, message: error.message), original: true)
+        let job: JobOutcome<RequestOutcome>
+        switch await runJob(run, in: sandboxes, { hosted, clock in hosted.runRequest(run, script: script, clock: clock) }) {
+        case .ran(let sandbox, let outcome): (hosted, job) = (sandbox, outcome)
+        case .noSandbox(let result): return result
         }
-        let job = await services.executor.run(
-            hosted.sandbox, deadline: run.deadline, grace: Self.stuckGrace, onDeadline: { run.cancelDownloads() }
-        ) { _, clock in hosted.runRequest(run, script: script, clock: clock) }
-
         switch job {
         case .finished(let outcome):
-            sandboxes.checkIn(hosted)
             let delivery = DeliveryPlan.afterJob(outcome.end)
             return finish(run, delivery.reason, original: delivery.original, cost: outcome.cost)
         case .abandoned:

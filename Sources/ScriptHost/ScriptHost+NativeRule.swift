@@ -12,19 +12,14 @@ extension ScriptHost {
     public func deliver(_ request: NotificationRequest, native rule: @escaping NativeRule) async -> DeliveryResult {
         let run = makeRun(request)
         let sandboxes = runtime(for: run.app).pool(services)
-        let hosted: HostedSandbox
-        do {
-            hosted = try sandboxes.checkOut()
-        } catch {
-            return finish(run, .init(kind: .load, message: error.message), original: true)
+        switch await runJob(run, in: sandboxes, { hosted, _ in hosted.runNative(run, rule) }) {
+        case .noSandbox(let result):
+            return result
+        case .ran(_, let outcome):
+            guard case .finished(let cost) = outcome else {
+                return finish(run, DeliveryResult.Reason.limit(.time, run.limits), original: false)
+            }
+            return finish(run, nil, cost: cost)
         }
-        let job = await services.executor.run(
-            hosted.sandbox, deadline: run.deadline, grace: Self.stuckGrace, onDeadline: { run.cancelDownloads() }
-        ) { _, _ in hosted.runNative(run, rule) }
-        guard case .finished(let cost) = job else {
-            return finish(run, DeliveryResult.Reason.limit(.time, run.limits), original: false)
-        }
-        sandboxes.checkIn(hosted)
-        return finish(run, nil, cost: cost)
     }
 }

@@ -17,7 +17,12 @@ public final class ScriptHost: Sendable {
     private let apps = Mutex<[String: AppRuntime]>([:])
 
     /// A host.
-    public init(configuration: HostConfiguration = HostConfiguration(), executor: SandboxExecutor = SandboxExecutor()) {
+    public convenience init(configuration: HostConfiguration = HostConfiguration()) {
+        self.init(configuration: configuration, executor: SandboxExecutor())
+    }
+
+    /// A host whose scripts run on the Lua threads of `executor`.
+    package init(configuration: HostConfiguration, executor: SandboxExecutor) {
         services = HostServices(configuration: configuration, executor: executor)
     }
 

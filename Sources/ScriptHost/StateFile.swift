@@ -20,16 +20,6 @@ struct StateFileError: Error {
 /// A file that is not what it should be is renamed aside (`<file>.corrupt-<timestamp>`),
 /// never removed.
 struct StateFile: Sendable {
-    /// What identifies one version of the file: a write makes a new file (a new inode), and
-    /// its size and modification time come with it.
-    struct Signature: Sendable, Equatable {
-        let device: UInt64
-        let inode: UInt64
-        let size: Int64
-        let seconds: Int
-        let nanoseconds: Int
-    }
-
     /// The data file.
     let url: URL
     /// The lock file beside it.
@@ -55,18 +45,10 @@ struct StateFile: Sendable {
         return out
     }
 
-    /// The signature of the file now, nil when there is none.
-    func signature() -> Signature? {
-        var info = stat()
-        guard stat(url.path, &info) == 0 else { return nil }
-        #if canImport(Darwin)
-        let modified = info.st_mtimespec
-        #else
-        let modified = info.st_mtim
-        #endif
-        return Signature(
-            device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
-            seconds: Int(modified.tv_sec), nanoseconds: Int(modified.tv_nsec))
+    /// The stamp of the file now, nil when there is none: a write makes a new file (a new
+    /// inode), and its size and times come with it.
+    func signature() -> FileStamp? {
+        ScriptFileSystem.stamp(at: url.path)
     }
 
     /// Runs `body` holding the exclusive lock; makes the folder when it is missing.
@@ -88,7 +70,7 @@ struct StateFile: Sendable {
     }
 
     /// The file's bytes and the signature they were read with; nil when there is no file.
-    func readBytes() throws(StateFileError) -> (Data, Signature?)? {
+    func readBytes() throws(StateFileError) -> (Data, FileStamp?)? {
         let before = signature()
         guard before != nil else { return nil }
         do {
@@ -102,7 +84,7 @@ struct StateFile: Sendable {
 
     /// Replaces the file with `data` at once; returns the new file's signature.
     @discardableResult
-    func write(_ data: Data) throws(StateFileError) -> Signature? {
+    func write(_ data: Data) throws(StateFileError) -> FileStamp? {
         let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
         let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw StateFileError(message: "cannot write \(temporary.path): \(Self.errnoText())") }

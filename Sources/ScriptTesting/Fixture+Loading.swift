@@ -112,10 +112,11 @@ extension Fixture {
         if let value = object["keys"] {
             guard case .object(let entries) = value else { throw fail("'keys' must be an object of base64 strings") }
             for (name, encoded) in entries {
-                guard let text = encoded.stringValue, let data = Data(base64Encoded: text) else {
-                    throw fail("'keys.\(name)' must be a base64 string")
+                guard let text = encoded.stringValue else { throw fail("'keys.\(name)' must be a base64 string") }
+                switch Base64.decode(text) {
+                case .success(let bytes): keys[name] = bytes
+                case .failure(let error): throw fail("'keys.\(name)' must be a base64 string: \(error.message)")
                 }
-                keys[name] = [UInt8](data)
             }
         }
         self.keys = keys

@@ -60,10 +60,11 @@ enum HostOptions {
         }
         for entry in a.all("--key") {
             let (name, value) = try split(entry, "--key", "NAME=BASE64", command)
-            guard let data = Data(base64Encoded: value) else {
-                throw UsageError("pushscript \(command): --key \(name): the value is not base64; give NAME=BASE64")
+            switch Base64.decode(value) {
+            case .success(let bytes): configuration.keys[name] = bytes
+            case .failure(let error):
+                throw UsageError("pushscript \(command): --key \(name): the value is not base64 (\(error.message)); give NAME=BASE64")
             }
-            configuration.keys[name] = [UInt8](data)
         }
         try applyMediaOptions(a, command: command, to: &configuration)
         configuration.allowHTTPHosts = Set(a.all("--allow-http"))

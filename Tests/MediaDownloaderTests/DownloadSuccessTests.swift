@@ -1,5 +1,6 @@
 import Foundation
 import MediaDownloader
+import NotificationModel
 import Testing
 
 @Suite("Downloads that succeed")

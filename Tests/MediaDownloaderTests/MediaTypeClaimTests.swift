@@ -1,5 +1,6 @@
 import Foundation
 import MediaDownloader
+import NotificationModel
 import Testing
 
 @Suite("What Content-Type and URL extensions claim")

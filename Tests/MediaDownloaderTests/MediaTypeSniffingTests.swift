@@ -1,5 +1,6 @@
 import Foundation
 import MediaDownloader
+import NotificationModel
 import Testing
 
 @Suite("Sniffing types from bytes")
@@ -15,8 +16,8 @@ struct MediaTypeSniffingTests {
         let rows = MediaType.all.map { "\($0.uti) \($0.mime) .\($0.fileExtension) \($0.kind)" }
         #expect(rows == [
             "public.jpeg image/jpeg .jpg image",
-            "public.png image/png .png image",
             "com.compuserve.gif image/gif .gif image",
+            "public.png image/png .png image",
             "com.microsoft.waveform-audio audio/wav .wav audio",
             "public.aiff-audio audio/aiff .aiff audio",
             "public.mp3 audio/mpeg .mp3 audio",
@@ -28,9 +29,9 @@ struct MediaTypeSniffingTests {
         ])
         #expect(MediaType(uti: "public.png") == .png)
         #expect(MediaType(uti: "public.heic") == nil)
-        #expect(MediaKind.image.attachmentMaximumBytes == 10_000_000)
-        #expect(MediaKind.audio.attachmentMaximumBytes == 5_000_000)
-        #expect(MediaKind.video.attachmentMaximumBytes == 50_000_000)
+        #expect(AttachmentKind.image.maximumSize == 10_000_000)
+        #expect(AttachmentKind.audio.maximumSize == 5_000_000)
+        #expect(AttachmentKind.video.maximumSize == 50_000_000)
     }
 
     @Test("bytes of no supported type sniff as nil")

@@ -28,7 +28,7 @@ import NotificationModel
         for value: JSONValue? in [[], nil, [["identifier": "a"]]] {
             let error = try #require(throws: ContentFieldError.self) { try content.set("attachments", to: value) }
             #expect(error.kind == .readOnly)
-            #expect(error.message == "attachments is read-only; use content:attach(...)")
+            #expect(error.message == "attachments is read-only")
         }
         #expect(content.value(of: "attachments") == [])
     }
@@ -170,7 +170,7 @@ import NotificationModel
     @Test func soundRefusals() {
         var content = NotificationContent()
         for wrong: JSONValue in [1, true, ["default"]] {
-            #expect(message { try content.set("sound", to: wrong) } == "sound must be nil, a sound name or {name=, critical=, volume=}")
+            #expect(message { try content.set("sound", to: wrong) } == "sound must be nil, a sound name or an object of name, critical, volume")
         }
         #expect(message { try content.set("sound", to: ["critical": true]) } == "sound.name must be a string")
         #expect(message { try content.set("sound", to: ["name": 3]) } == "sound.name must be a string")
@@ -202,7 +202,7 @@ import NotificationModel
     @Test func userInfoRefusesNonObjects() {
         var content = NotificationContent()
         for wrong: JSONValue? in [nil, .null, "x", 1, true, [1, 2]] {
-            #expect(message { try content.set("userInfo", to: wrong) } == "userInfo must be a table with string keys (a JSON object)")
+            #expect(message { try content.set("userInfo", to: wrong) } == "userInfo must be an object with string keys")
         }
     }
 

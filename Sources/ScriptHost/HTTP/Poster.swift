@@ -56,7 +56,7 @@ enum Poster {
         let session = URLSession(configuration: .ephemeral, delegate: delegate, delegateQueue: nil)
         let task = session.dataTask(with: request)
         task.resume()
-        let finished = delegate.done.wait(timeout: .now() + .nanoseconds(Int(clamping: deadline.nanoseconds - Deadline.now().nanoseconds))) == .success
+        let finished = delegate.done.wait(timeout: deadline.dispatchTime) == .success
         if !finished { task.cancel() }
         session.invalidateAndCancel()
         guard finished else { return .failure(PostFailure("timeout: no answer before the deadline")) }

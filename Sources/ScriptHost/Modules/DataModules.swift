@@ -11,8 +11,8 @@ import NotificationModel
 ///   table an object (unless it came from a JSON array), `nil` and `json.null` are `null`.
 ///   Functions, other key types, sparse arrays, cycles, NaN and infinities, and strings that
 ///   are not UTF-8 give `nil, err`.
-/// - `base64.encode(s)`: the standard alphabet with padding. `base64.decode(s)`: the standard
-///   and URL-safe alphabets, padding optional (but not partial); anything else `nil, err`.
+/// - `base64.encode(s)`: the standard alphabet with padding. `base64.decode(s)`: ``Base64``,
+///   the one dialect the host reads; anything else `nil, err`.
 /// - `hex.encode(s)`: lower case. `hex.decode(s)`: either case; odd length or another
 ///   character `nil, err`.
 ///
@@ -82,47 +82,6 @@ extension HostedSandbox {
     }
 }
 
-/// Base64 decoding that takes the standard and the URL-safe alphabet (RFC 4648 sections 4
-/// and 5), with the padding or without it.
-enum Base64 {
-    static func decode(_ text: [UInt8]) -> Result<[UInt8], HostFailure> {
-        var end = text.count
-        while end > 0, text[end - 1] == UInt8(ascii: "=") { end -= 1 }
-        let padding = text.count - end
-        if padding > 0, (end + padding) % 4 != 0 || padding > 2 {
-            return .failure(HostFailure("\(padding) '=' after \(end) characters; padding fills the last group to 4 characters, or is left out"))
-        }
-        var out: [UInt8] = []
-        out.reserveCapacity(end * 3 / 4)
-        var buffer: UInt32 = 0
-        var bits = 0
-        for index in 0..<end {
-            guard let value = sextet(text[index]) else {
-                return .failure(HostFailure("\(shown(text[index])) at position \(index + 1) is not a base64 character"))
-            }
-            buffer = buffer << 6 | UInt32(value)
-            bits += 6
-            if bits >= 8 {
-                bits -= 8
-                out.append(UInt8(truncatingIfNeeded: buffer >> UInt32(bits)))
-            }
-        }
-        if end % 4 == 1 { return .failure(HostFailure("\(end) characters is one more than a whole number of 4-character groups")) }
-        return .success(out)
-    }
-
-    private static func sextet(_ c: UInt8) -> UInt8? {
-        switch c {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"): return c - UInt8(ascii: "A")
-        case UInt8(ascii: "a")...UInt8(ascii: "z"): return c - UInt8(ascii: "a") + 26
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return c - UInt8(ascii: "0") + 52
-        case UInt8(ascii: "+"), UInt8(ascii: "-"): return 62
-        case UInt8(ascii: "/"), UInt8(ascii: "_"): return 63
-        default: return nil
-        }
-    }
-}
-
 /// Hex: lower case out, either case in.
 enum Hex {
     private static let digits = Array("0123456789abcdef".utf8)
@@ -159,7 +118,8 @@ enum Hex {
 }
 
 /// A byte for a message: the character in quotes when it is printable ASCII, else its code.
-private func shown(_ byte: UInt8) -> String {
+/// A byte in a decoder's message: the character when printable, else its hex value.
+func shown(_ byte: UInt8) -> String {
     (0x20..<0x7f).contains(byte) ? "'\(Character(Unicode.Scalar(byte)))'" : String(format: "byte 0x%02x", byte)
 }
 

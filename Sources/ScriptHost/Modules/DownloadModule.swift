@@ -67,7 +67,7 @@ extension HostedSandbox {
         }
         let downloader = services.downloader(media: run.media, allowHTTPHosts: run.allowHTTPHosts)
         let directory = run.attachmentDirectory
-        let deadline = ContinuousClock.now + run.deadline.remaining
+        let deadline = run.deadline.continuousInstant
         let done = DispatchSemaphore(value: 0)
         let box = Mutex<[Result<DownloadedFile, DownloadError>]?>(nil)
         let started = Task {
@@ -134,9 +134,9 @@ extension HostedSandbox {
                 guard let names = strings(pair.value) else {
                     return .failure(HostFailure("\(function): kinds must be a list such as {\"image\", \"video\"}"))
                 }
-                var kinds: Set<MediaKind> = []
+                var kinds: Set<AttachmentKind> = []
                 for name in names {
-                    guard let kind = MediaKind(rawValue: name) else {
+                    guard let kind = AttachmentKind(rawValue: name) else {
                         return .failure(HostFailure("\(function): unknown kind '\(name)'; kinds are image, audio, video"))
                     }
                     kinds.insert(kind)
@@ -149,7 +149,7 @@ extension HostedSandbox {
         // `kinds` alone caps the size at the largest attachment maximum among them, checked
         // against Content-Length and again while the body streams.
         if !maxBytesGiven, let kinds = options.kinds, !kinds.isEmpty {
-            options.maxBytes = MediaKind.largestAttachmentMaximumBytes(of: kinds)
+            options.maxBytes = AttachmentKind.largestMaximumSize(of: kinds)
         }
         return .success(options)
     }

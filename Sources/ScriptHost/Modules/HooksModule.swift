@@ -89,8 +89,7 @@ enum HookValues {
             box.withLock { $0 = outcome }
             done.signal()
         }
-        let left = max(0, deadline.nanoseconds - Deadline.now().nanoseconds)
-        guard done.wait(timeout: .now() + .nanoseconds(Int(clamping: left))) == .success else { return .timedOut }
+        guard done.wait(timeout: deadline.dispatchTime) == .success else { return .timedOut }
         return box.withLock { $0 } ?? .timedOut
     }
 

@@ -110,7 +110,7 @@ extension HostedSandbox {
                 stamp = read
                 settled = read.isSettled(at: now)
             case .tooLarge(let read):
-                return .failure(.message("module '\(text)' (\(location.chunkName)) is \(read.size) bytes; a module may have at most \(Script.maximumSize) (1 MiB)"))
+                return .failure(.message(ScriptCompiler.tooLargeMessage("module '\(text)' (\(location.chunkName))", bytes: Int(read.size), what: "module")))
             case .absent:
                 return .failure(.message("module '\(text)' not found: \(url.path) is gone"))
             case .unreadable(let why):

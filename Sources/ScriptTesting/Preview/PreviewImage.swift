@@ -10,15 +10,12 @@ struct PreviewImage: Sendable {
     /// The pixel size when the header says it (for the expanded view's proportions).
     let size: (width: Int, height: Int)?
 
-    /// The MIME types of the image types iOS attaches.
-    static let mimeTypes = ["public.jpeg": "image/jpeg", "public.png": "image/png", "com.compuserve.gif": "image/gif"]
-
     /// Reads an image attachment's file; nil when it is not an image or cannot be read.
     init?(_ attachment: NotificationAttachment) {
-        guard let mime = Self.mimeTypes[attachment.type], let url = URL(string: attachment.url), url.isFileURL,
+        guard let type = MediaType(uti: attachment.type), type.kind == .image, let url = URL(string: attachment.url), url.isFileURL,
               let data = FileManager.default.contents(atPath: url.path)
         else { return nil }
-        self.mime = mime
+        self.mime = type.mime
         self.bytes = [UInt8](data)
         self.size = Self.pixelSize(bytes)
     }

@@ -24,23 +24,27 @@ public struct ScriptChecker: Sendable {
     private let memoryLimit: Int
 
     /// A checker against `globals`; compiles under `memoryLimit` bytes (the host's default).
-    public init(globals: SandboxGlobals, memoryLimit: Int = ScriptLimits.default.memoryBytes, executor: SandboxExecutor = SandboxExecutor()) {
+    public init(globals: SandboxGlobals, memoryLimit: Int = ScriptLimits.default.memoryBytes) {
+        self.init(globals: globals, memoryLimit: memoryLimit, executor: SandboxExecutor())
+    }
+
+    /// A checker that compiles on the Lua threads of `executor`.
+    package init(globals: SandboxGlobals, memoryLimit: Int, executor: SandboxExecutor) {
         self.globals = globals
         self.memoryLimit = memoryLimit
         self.executor = executor
     }
 
     /// A checker against the globals of a real fresh environment of the host.
-    public static func forHost(executor: SandboxExecutor = SandboxExecutor()) async throws(SandboxError) -> ScriptChecker {
-        ScriptChecker(globals: try await ScriptHost.sandboxGlobals(executor: executor), executor: executor)
+    ///
+    /// - Throws: ``SandboxGlobals/ReadError`` when the globals cannot be read.
+    public static func forHost() async throws(SandboxGlobals.ReadError) -> ScriptChecker {
+        ScriptChecker(globals: try await ScriptHost.sandboxGlobals())
     }
 
     /// The findings for one script, errors first, then warnings in line order. A script that
     /// does not compile gets that error alone.
     public func check(_ script: Script) async -> [ScriptFinding] {
-        guard script.source.count <= Script.maximumSize else {
-            return [ScriptFinding(.compile, line: nil, "the script is \(script.source.count) bytes; a script may have at most \(Script.maximumSize) (1 MiB)")]
-        }
         if let failure = await compile(script) { return [failure] }
         return analyse(script.source)
     }
@@ -48,10 +52,7 @@ public struct ScriptChecker: Sendable {
     /// The findings for a module a script requires: as for a script, but a module need not
     /// define `didReceive`.
     public func checkModule(_ module: Script) async -> [ScriptFinding] {
-        guard module.source.count <= Script.maximumSize else {
-            return [ScriptFinding(.compile, line: nil, "the module is \(module.source.count) bytes; a module may have at most \(Script.maximumSize) (1 MiB)")]
-        }
-        if let failure = await compile(module) { return [failure] }
+        if let failure = await compile(module, what: "module") { return [failure] }
         return analyse(module.source, module: true)
     }
 
@@ -65,35 +66,29 @@ public struct ScriptChecker: Sendable {
     }
 
     /// Compiles on a Lua thread in a fresh sandbox; the finding when it does not compile.
-    func compile(_ script: Script) async -> ScriptFinding? {
+    func compile(_ script: Script, what: String = "script") async -> ScriptFinding? {
         let chunkName = "script"
         let limit = memoryLimit
         let sandbox: LuaSandbox
         do { sandbox = try LuaSandbox(memoryLimit: limit) } catch {
             return ScriptFinding(.compile, line: nil, "cannot make a Lua state to compile in: \(error.message)")
         }
-        let outcome = await executor.run(sandbox, deadline: .after(.seconds(30))) { sandbox -> RunStatus? in
-            sandbox.arm(RunLimits(cpuTime: nil, memoryBytes: limit, deadline: nil))
-            defer { sandbox.disarm() }
-            switch sandbox.compile(script.source, chunkName: chunkName) {
-            case .compiled(let chunk):
-                sandbox.release(chunk)
-                return nil
-            case .failed(let status):
-                return status
-            }
+        let outcome = await executor.run(sandbox, deadline: .after(.seconds(30))) { sandbox -> ScriptCompiler.Failure? in
+            ScriptCompiler.check(script.source, chunkName: chunkName, in: sandbox, memoryLimit: limit)
         }
         switch outcome {
         case .abandoned:
             return ScriptFinding(.compile, line: nil, "compiling took longer than 30 s")
         case .finished(nil):
             return nil
-        case .finished(.error(let message)?):
+        case .finished(.tooLarge(let bytes)?):
+            return ScriptFinding(.compile, line: nil, ScriptCompiler.tooLargeMessage("the \(what)", bytes: bytes, what: what))
+        case .finished(.refused(.error(let message))?):
             return Self.compileFinding(message, chunkName: chunkName)
-        case .finished(.limit(let kind)?):
+        case .finished(.refused(.limit(let kind))?):
             let what = kind == .memory ? "more than \(limit >> 20) MiB of memory" : "too long"
             return ScriptFinding(.compile, line: nil, "compiling the script took \(what)")
-        case .finished(let status?):
+        case .finished(.refused(let status)?):
             return ScriptFinding(.compile, line: nil, "the script did not compile (\(status))")
         }
     }

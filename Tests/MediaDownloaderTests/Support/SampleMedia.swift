@@ -1,4 +1,5 @@
 import MediaDownloader
+import NotificationModel
 
 /// Small, valid sample files of every supported type, made in code.
 enum SampleMedia {

@@ -4,7 +4,8 @@ import Glibc
 import Darwin
 #endif
 
-/// What `stat` says about a script file: enough to tell that it changed without reading it.
+/// What `stat` says about a file (a script, a module, a state file): enough to tell that it
+/// changed without reading it.
 ///
 /// A change of content shows as a new size, modification or change time (nanoseconds), or a new
 /// inode (an editor that saves by renaming a new file over the old one).
@@ -52,7 +53,8 @@ enum FileContents: Sendable {
     case unreadable(String)
 }
 
-/// The platform's file calls, kept here so the rest of the directory does not see them.
+/// The platform's file calls, kept here so the script directory, modules and state files do
+/// not see them.
 enum ScriptFileSystem {
     /// Stats `path` (following symbolic links).
     static func observe(_ path: String) -> FileObservation {
@@ -63,6 +65,13 @@ enum ScriptFileSystem {
         }
         guard isRegularFile(info) else { return .unreadable("it is not a regular file") }
         return .file(stamp(info))
+    }
+
+    /// The stamp of whatever is at `path` (following symbolic links), nil when nothing is.
+    static func stamp(at path: String) -> FileStamp? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return stamp(info)
     }
 
     /// Reads at most `limit + 1` bytes of `path`, with the stamp of the file actually opened.

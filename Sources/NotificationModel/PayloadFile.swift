@@ -1,5 +1,4 @@
 import Foundation
-import NotificationModel
 
 /// A payload file: an `.apns` file (the format `xcrun simctl push` takes, whose
 /// `Simulator Target Bundle` key names the app) or, by any other extension, a `.json` file.

@@ -1,5 +1,6 @@
 /// A media type that a notification attachment may have: its UTI, MIME type, file extension
-/// and kind.
+/// and kind. This table is the one list of the types iOS attaches: ``AttachmentKind``'s type
+/// identifiers, the downloader's sniffing and the preview's MIME types all read it.
 ///
 /// The UTIs are the ones `UNNotificationAttachment` names. Each type has one file extension,
 /// the one whose UTI on Apple platforms is exactly this type's UTI, because iOS decides an
@@ -8,8 +9,8 @@
 /// | type | UTI | MIME | extension |
 /// |---|---|---|---|
 /// | ``jpeg`` | `public.jpeg` | `image/jpeg` | `jpg` |
-/// | ``png`` | `public.png` | `image/png` | `png` |
 /// | ``gif`` | `com.compuserve.gif` | `image/gif` | `gif` |
+/// | ``png`` | `public.png` | `image/png` | `png` |
 /// | ``wav`` | `com.microsoft.waveform-audio` | `audio/wav` | `wav` |
 /// | ``aiff`` | `public.aiff-audio` | `audio/aiff` | `aiff` (AIFC files too) |
 /// | ``mp3`` | `public.mp3` | `audio/mpeg` | `mp3` |
@@ -26,25 +27,17 @@ public struct MediaType: Sendable, Hashable, CustomStringConvertible {
     /// The file extension without the dot, e.g. `jpg`.
     public let fileExtension: String
     /// Whether it is an image, audio or video.
-    public let kind: MediaKind
-
-    /// Makes a media type from its parts.
-    public init(uti: String, mime: String, fileExtension: String, kind: MediaKind) {
-        self.uti = uti
-        self.mime = mime
-        self.fileExtension = fileExtension
-        self.kind = kind
-    }
+    public let kind: AttachmentKind
 
     /// The type's UTI.
     public var description: String { uti }
 
     /// JPEG image (`public.jpeg`, `.jpg`).
     public static let jpeg = MediaType(uti: "public.jpeg", mime: "image/jpeg", fileExtension: "jpg", kind: .image)
-    /// PNG image (`public.png`, `.png`).
-    public static let png = MediaType(uti: "public.png", mime: "image/png", fileExtension: "png", kind: .image)
     /// GIF image (`com.compuserve.gif`, `.gif`).
     public static let gif = MediaType(uti: "com.compuserve.gif", mime: "image/gif", fileExtension: "gif", kind: .image)
+    /// PNG image (`public.png`, `.png`).
+    public static let png = MediaType(uti: "public.png", mime: "image/png", fileExtension: "png", kind: .image)
     /// WAVE audio (`com.microsoft.waveform-audio`, `.wav`).
     public static let wav = MediaType(
         uti: "com.microsoft.waveform-audio", mime: "audio/wav", fileExtension: "wav", kind: .audio)
@@ -65,14 +58,16 @@ public struct MediaType: Sendable, Hashable, CustomStringConvertible {
     public static let avi = MediaType(uti: "public.avi", mime: "video/avi", fileExtension: "avi", kind: .video)
 
     /// Every supported type, images first, then audio, then video.
-    public static let all: [MediaType] = [jpeg, png, gif, wav, aiff, mp3, m4a, mpeg, mpeg2Video, mp4, avi]
+    public static let all: [MediaType] = [jpeg, gif, png, wav, aiff, mp3, m4a, mpeg, mpeg2Video, mp4, avi]
 
     /// The MIME type reported for bytes of no supported type.
     public static let unknownMIME = "application/octet-stream"
 
     /// The file extension (without the dot) given to a download of no supported type.
     public static let unknownFileExtension = "bin"
+}
 
+extension MediaType {
     /// The supported type with this UTI, or nil.
     public init?(uti: String) {
         guard let found = MediaType.all.first(where: { $0.uti == uti }) else { return nil }
