@@ -59,6 +59,14 @@ enum CLI {
             stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
     }
 
+    /// The commands `pushscript --help` lists.
+    static func listedCommands() async throws -> [String] {
+        let out = try await run(["--help"])
+        let lines = out.stdout.split(separator: "\n").map(String.init)
+        guard let start = lines.firstIndex(of: "commands:") else { return [] }
+        return lines[(start + 1)...].prefix { $0.hasPrefix("  ") }.compactMap { $0.split(separator: " ").first.map(String.init) }
+    }
+
     /// Starts `process` and waits for its exit without holding a thread; terminates it after
     /// `timeout` (status -1 then).
     static func runToEnd(_ process: Process, timeout: Duration) async throws -> Int32 {
