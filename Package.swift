@@ -39,10 +39,12 @@ let package = Package(
 
         .testTarget(name: "LuaSandboxTests", dependencies: ["LuaSandbox", "CLuaShims"], exclude: ["PatternCases"]),
         .testTarget(name: "NotificationModelTests", dependencies: ["NotificationModel"], exclude: ["Fixtures"]),
-        .testTarget(name: "MediaDownloaderTests", dependencies: ["MediaDownloader"]),
-        .testTarget(name: "ScriptHostTests", dependencies: ["ScriptHost", "pushscript"]),
-        .testTarget(name: "ScriptTestingTests", dependencies: ["ScriptTesting"]),
+        .testTarget(name: "MediaDownloaderTests", dependencies: ["MediaDownloader", "TestSupport"]),
+        .testTarget(name: "ScriptHostTests", dependencies: ["ScriptHost", "pushscript", "TestSupport"]),
+        .testTarget(name: "ScriptTestingTests", dependencies: ["ScriptTesting", "TestSupport"]),
         // Runs the built pushscript (beside the test runner); golden files of its output.
-        .testTarget(name: "PushScriptCLITests", dependencies: ["pushscript", "ScriptTesting"], exclude: ["Golden"]),
+        .testTarget(name: "PushScriptCLITests", dependencies: ["pushscript", "ScriptTesting", "TestSupport"], exclude: ["Golden"]),
+        // What the test targets share (temporary folders, the built-binary runner); no product uses it.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
     ]
 )

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `docs/command-line.md` against the built binary's `--help`: every command has a section,

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The attack catalogue and the examples through the built `pushscript test`, in a child

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `--help` of `pushscript` and of every command it lists: usage on standard output, exit 0,
@@ -32,7 +33,7 @@ import Testing
     }
 
     @Test func helpAsAnOptionsValueIsThatValue() async throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryFolder()
         let script = try scratch.write("s.lua", "function didReceive(request, content) end")
         let payload = try scratch.write("p.json", plainPayload)
         let out = try await CLI.run(["run", script, payload, "--lib", "--help"])

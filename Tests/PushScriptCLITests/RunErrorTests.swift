@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `pushscript run` with bad input: one line on standard error, nothing on standard output,
@@ -14,7 +15,7 @@ import Testing
     }
 
     @Test func unknownOptionsAndMissingValues() async throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryFolder()
         let script = try scratch.write("rules.lua", "function didReceive() end")
         let payload = try scratch.write("p.json", plainPayload)
         #expect(try await usageError(["run", script, payload, "--bogus"])
@@ -34,7 +35,7 @@ import Testing
     @Test func absurdLimitsAreRefusedInsteadOfWrapping() async throws {
         // --time-ms of Int64.max wrapped the deadline into the past; --memory-mb of 2^44 MiB
         // wrapped to 0 bytes, and a larger one turned the memory limit off.
-        let scratch = try Scratch()
+        let scratch = try TemporaryFolder()
         let script = try scratch.write("rules.lua", "function didReceive() end")
         let payload = try scratch.write("p.json", plainPayload)
         #expect(try await usageError(["run", script, payload, "--time-ms", "9223372036854775807"])
@@ -51,7 +52,7 @@ import Testing
     }
 
     @Test func missingAndUnreadableFiles() async throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryFolder()
         let script = try scratch.write("rules.lua", "function didReceive() end")
         let payload = try scratch.write("p.json", plainPayload)
         let nowhere = scratch.path("nowhere.json")
@@ -65,7 +66,7 @@ import Testing
     }
 
     @Test func aScriptGivenAsThePayloadSaysWhichComesFirst() async throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryFolder()
         let script = try scratch.write("rules.lua", "function didReceive() end")
         let payload = try scratch.write("payload.json", #"{"aps": {"alert": "hi", "mutable-content": 1}}"#)
         #expect(try await usageError(["run", payload, script])
@@ -73,7 +74,7 @@ import Testing
     }
 
     @Test func invalidPayloadsSayWhatIsWrong() async throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryFolder()
         let script = try scratch.write("rules.lua", "function didReceive() end")
         let big = #"{"aps": {"alert": "hi", "mutable-content": 1}, "blob": "\#(String(repeating: "x", count: 4100))"}"#
         // Counted as sent: compact JSON.
