@@ -37,7 +37,7 @@ let package = Package(
         .target(name: "ScriptTesting", dependencies: ["ScriptHost", "NotificationModel", "LuaSandbox"]),
         .executableTarget(name: "pushscript", dependencies: ["ScriptHost", "ScriptTesting"]),
 
-        .testTarget(name: "LuaSandboxTests", dependencies: ["LuaSandbox", "CLuaShims"], exclude: ["PatternCases"]),
+        .testTarget(name: "LuaSandboxTests", dependencies: ["LuaSandbox", "CLuaShims", "TestSupport"], exclude: ["PatternCases"]),
         .testTarget(name: "NotificationModelTests", dependencies: ["NotificationModel"], exclude: ["Fixtures"]),
         .testTarget(name: "MediaDownloaderTests", dependencies: ["MediaDownloader", "TestSupport"]),
         .testTarget(name: "ScriptHostTests", dependencies: ["ScriptHost", "pushscript", "TestSupport"]),
