@@ -49,9 +49,8 @@ import Testing
     }
 
     @Test func leavesNoAttachmentsBehind() async throws {
-        let scratch = try TemporaryFolder()
-        let script = try scratch.write("rules.lua", #"function didReceive(r, c) c:attach(download("https://cdn.example.com/p.jpg")) end"#)
-        let payload = try scratch.write("p.json", plainPayload)
+        let scratch = try scriptAndPayload(#"function didReceive(r, c) c:attach(download("https://cdn.example.com/p.jpg")) end"#)
+        let (script, payload) = (scratch.script, scratch.payload)
         let picture = try scratch.write("p.jpg", jpegBytes)
         let temporary = scratch.url.appendingPathComponent("tmp", isDirectory: true)
         try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
@@ -65,9 +64,8 @@ import Testing
     }
 
     @Test func usageErrors() async throws {
-        let scratch = try TemporaryFolder()
-        let script = try scratch.write("rules.lua", "function didReceive() end")
-        let payload = try scratch.write("p.json", plainPayload)
+        let inputs = try scriptAndPayload("function didReceive() end")
+        let (script, payload) = (inputs.script, inputs.payload)
         let zero = try await CLI.run(["bench", script, payload, "-n", "0"])
         #expect(zero.status == 2)
         #expect(zero.errorLines == ["pushscript bench: -n takes a positive whole number, not '0'"])

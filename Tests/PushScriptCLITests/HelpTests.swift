@@ -33,9 +33,8 @@ import Testing
     }
 
     @Test func helpAsAnOptionsValueIsThatValue() async throws {
-        let scratch = try TemporaryFolder()
-        let script = try scratch.write("s.lua", "function didReceive(request, content) end")
-        let payload = try scratch.write("p.json", plainPayload)
+        let scratch = try scriptAndPayload("function didReceive(request, content) end")
+        let (script, payload) = (scratch.script, scratch.payload)
         let out = try await CLI.run(["run", script, payload, "--lib", "--help"])
         #expect(out.status == 2)
         #expect(out.stdout == "")

@@ -5,9 +5,8 @@ import Testing
 /// `pushscript run`: exit statuses, the result JSON, and the options' effects.
 @Suite(.serialized) struct RunTests {
     @Test func completedExitsZeroAndPrintsTheResult() async throws {
-        let scratch = try TemporaryFolder()
-        let script = try scratch.write("rules.lua", #"function didReceive(r, c) c.title = "Hello" c.badge = 2 log.info("done") end"#)
-        let payload = try scratch.write("p.json", plainPayload)
+        let inputs = try scriptAndPayload(#"function didReceive(r, c) c.title = "Hello" c.badge = 2 log.info("done") end"#)
+        let (script, payload) = (inputs.script, inputs.payload)
         let out = try await CLI.run(["run", script, payload])
         #expect(out.status == 0, "\(out)")
         #expect(out.stderr == "")
@@ -63,9 +62,8 @@ import Testing
     }
 
     @Test func theResultKeepsSpecKeyOrder() async throws {
-        let scratch = try TemporaryFolder()
-        let script = try scratch.write("rules.lua", #"function didReceive(r, c) c:suppress() error("late") end"#)
-        let payload = try scratch.write("p.json", plainPayload)
+        let inputs = try scriptAndPayload(#"function didReceive(r, c) c:suppress() error("late") end"#)
+        let (script, payload) = (inputs.script, inputs.payload)
         let out = try await CLI.run(["run", script, payload])
         #expect(out.status == 3, "\(out)")
         #expect(keysInOrder(out.stdout, indent: 2) == ["outcome", "reason", "suppressed", "content", "logs", "stats", "registeredCategories", "categories"])
@@ -115,9 +113,8 @@ import Testing
     }
 
     @Test func localeSetsTheRequestsLocales() async throws {
-        let scratch = try TemporaryFolder()
-        let script = try scratch.write("rules.lua", #"function didReceive(r, c) c.title = table.concat(r.locales, "|") c.body = tostring(locale.best({"en", "de"})) end"#)
-        let payload = try scratch.write("p.json", plainPayload)
+        let inputs = try scriptAndPayload(#"function didReceive(r, c) c.title = table.concat(r.locales, "|") c.body = tostring(locale.best({"en", "de"})) end"#)
+        let (script, payload) = (inputs.script, inputs.payload)
         let given = try await CLI.run(["run", script, payload, "--locale", "de-AT, en"])
         let content = try parseJSON(given.stdout)["content"] as? [String: Any]
         #expect(content?["title"] as? String == "de-AT|en")
