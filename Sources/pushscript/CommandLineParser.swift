@@ -20,11 +20,11 @@ struct ParsedArguments {
     /// Whether a flag was given.
     func flag(_ option: Option) -> Bool { values[option.name] != nil }
 
-    /// A ``Option/Kind/positive`` option's number: its value, else its default.
-    func positive(_ option: Option) throws(UsageError) -> Int? {
-        guard let text = value(option) ?? option.defaultValue else { return nil }
+    /// A positive option's number: its value, else its default.
+    func positive(_ positive: PositiveOption) throws(UsageError) -> Int {
+        guard let text = value(positive.option) else { return positive.defaultValue }
         guard let n = Int(text), n > 0 else {
-            throw UsageError("pushscript \(command): \(option.name) takes a positive whole number, not '\(text)'")
+            throw UsageError("pushscript \(command): \(positive.option.name) takes a positive whole number, not '\(text)'")
         }
         return n
     }

@@ -10,8 +10,6 @@ struct Option: Sendable {
         case flag
         /// Any text (`--app ID`).
         case text
-        /// A whole number above 0 (`-n N`); read with ``ParsedArguments/positive(_:command:)``.
-        case positive
     }
 
     /// `--name`, or `-n`.
@@ -28,20 +26,22 @@ struct Option: Sendable {
     let kind: Kind
 
     /// An option that takes a value: `--name VALUE` or `--name=VALUE`.
-    init(_ name: String, _ valueName: String, _ kind: Kind = .text, repeatable: Bool = false, default defaultValue: String? = nil, help: String...) {
+    init(_ name: String, _ valueName: String, repeatable: Bool = false, default defaultValue: String? = nil, help: String...) {
+        self.init(name: name, valueName: valueName, help: help, defaultValue: defaultValue, repeatable: repeatable, kind: .text)
+    }
+
+    private init(name: String, valueName: String, help: [String], defaultValue: String?, repeatable: Bool, kind: Kind) {
         self.name = name
         self.valueName = valueName
-        self.kind = kind
-        self.repeatable = repeatable
-        self.defaultValue = defaultValue
         self.help = help
+        self.defaultValue = defaultValue
+        self.repeatable = repeatable
+        self.kind = kind
     }
 
     /// An option without a value (`--offline`).
     static func flag(_ name: String, help: String...) -> Option {
-        var option = Option(name, "", .flag)
-        option.help = help
-        return option
+        Option(name: name, valueName: "", help: help, defaultValue: nil, repeatable: false, kind: .flag)
     }
 
     /// The same option with other help lines (`check --lib` says it for modules only).
@@ -75,4 +75,18 @@ struct Option: Sendable {
 
     /// The names that ask for the usage.
     static let usageRequestNames: Set<String> = ["--help", "-h"]
+}
+
+/// An option whose value is a whole number above 0, with the number it has when not given
+/// (`-n N`, default 1000): read with ``ParsedArguments/positive(_:)``.
+struct PositiveOption: Sendable {
+    /// The declaration, for the command's list.
+    let option: Option
+    /// The number when the option is not given.
+    let defaultValue: Int
+
+    init(_ name: String, _ valueName: String, default defaultValue: Int, help: String) {
+        option = Option(name, valueName, default: "\(defaultValue)", help: help)
+        self.defaultValue = defaultValue
+    }
 }

@@ -15,8 +15,8 @@ enum BenchCommand: Command {
         Figures from a debug build say little: build for release with
         'swift build -c release' and run '.build/release/pushscript bench SCRIPT PAYLOAD'.
         """
-    static let count = Option("-n", "N", .positive, default: "1000", help: "deliveries to time")
-    static let concurrency = Option("--concurrency", "C", .positive, default: "1", help: "deliveries in flight at once")
+    static let count = PositiveOption("-n", "N", default: 1000, help: "deliveries to time")
+    static let concurrency = PositiveOption("--concurrency", "C", default: 1, help: "deliveries in flight at once")
     static let native = Option(
         "--native", "RULE",
         help: "the same deliveries with a rule written in Swift in place of",
@@ -24,7 +24,7 @@ enum BenchCommand: Command {
         "'noop' (changes nothing) or 'rewrite' (title from",
         "userInfo.headline, \" (section)\" added to the body,",
         "threadIdentifier from userInfo.section)")
-    static let options = [count, concurrency, native] + HostOptions.options()
+    static let options = [count.option, concurrency.option, native] + HostOptions.options()
 
     /// The rules `--native` names.
     static let nativeRules: [String: NativeRule] = [
@@ -39,8 +39,8 @@ enum BenchCommand: Command {
 
     static func run(_ a: ParsedArguments) async throws -> ExitStatus {
         let input = try DeliveryInput(a, command: name)
-        let count = try a.positive(count) ?? 0
-        let concurrency = try a.positive(concurrency) ?? 0
+        let count = try a.positive(count)
+        let concurrency = try a.positive(concurrency)
         let (script, request) = (input.script, input.request)
         let native = try a.value(native).map { name throws(UsageError) -> NativeRule in
             guard let rule = nativeRules[name] else {

@@ -32,8 +32,8 @@ enum ServeCommand: Command {
         SIGINT and on SIGTERM.
         """
     static let scripts = Option("--scripts", "DIR", help: "the folder of <bundle-id>.lua scripts (required)")
-    static let concurrency = Option("--concurrency", "N", .positive, default: "16", help: "requests read ahead of the answers")
-    static let options = [scripts, concurrency, AttachmentFolder.option] + HostOptions.options(app: "the app of requests that name none")
+    static let concurrency = PositiveOption("--concurrency", "N", default: 16, help: "requests read ahead of the answers")
+    static let options = [scripts, concurrency.option, AttachmentFolder.option] + HostOptions.options(app: "the app of requests that name none")
 
     static func run(_ a: ParsedArguments) async throws -> ExitStatus {
         if let extra = a.positionals.first {
@@ -43,7 +43,7 @@ enum ServeCommand: Command {
             throw UsageError("pushscript serve: --scripts DIR is missing; give the folder that holds the <bundle-id>.lua scripts")
         }
         let folder = try FolderArgument.existing(path, scripts, command: name, give: "the folder that holds the <bundle-id>.lua scripts")
-        let window = try a.positive(concurrency) ?? 0
+        let window = try a.positive(concurrency)
         var configuration = try HostOptions.configuration(a, command: name)
         let attachments = try AttachmentFolder(a, command: name)
         defer { attachments.remove() }
