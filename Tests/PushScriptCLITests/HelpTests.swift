@@ -30,6 +30,9 @@ import Testing
         let out = try await CLI.run(["run", "--no-such-option", "--help"])
         #expect(out.status == 0)
         #expect(out.stdout.hasPrefix("usage: pushscript run"))
+        let short = try await CLI.run(["lint", "missing.json", "-h"])
+        #expect(short.status == 0)
+        #expect(short.stdout.hasPrefix("usage: pushscript lint"))
     }
 
     @Test func helpAsAnOptionsValueIsThatValue() async throws {

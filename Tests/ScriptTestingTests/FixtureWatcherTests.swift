@@ -165,7 +165,7 @@ struct FixtureWatcherTests {
     }
 
     @Test func stoppingEndsTheChanges() async throws {
-        let watcher = try InotifyDirectoryWatcher()
+        let watcher = try PlatformDirectoryWatcher.make()
         watcher.stop()
         var changes = watcher.changes.makeAsyncIterator()
         #expect(await changes.next() == nil)
