@@ -46,12 +46,14 @@ let package = Package(
         .target(name: "ScriptTesting", dependencies: ["ScriptHost", "NotificationModel", "LuaSandbox"]),
         .executableTarget(name: "pushscript", dependencies: ["ScriptHost", "ScriptTesting"]),
 
-        .testTarget(name: "LuaSandboxTests", dependencies: ["LuaSandbox", "CLuaShims", "CLuaShimsTesting"], exclude: ["PatternCases"]),
+        .testTarget(name: "LuaSandboxTests", dependencies: ["LuaSandbox", "CLuaShims", "CLuaShimsTesting", "TestSupport"], exclude: ["PatternCases"]),
         .testTarget(name: "NotificationModelTests", dependencies: ["NotificationModel"], exclude: ["Fixtures"]),
-        .testTarget(name: "MediaDownloaderTests", dependencies: ["MediaDownloader", "NotificationModel"]),
-        .testTarget(name: "ScriptHostTests", dependencies: ["ScriptHost", "pushscript"]),
-        .testTarget(name: "ScriptTestingTests", dependencies: ["ScriptTesting"]),
+        .testTarget(name: "MediaDownloaderTests", dependencies: ["MediaDownloader", "NotificationModel", "TestSupport"]),
+        .testTarget(name: "ScriptHostTests", dependencies: ["ScriptHost", "pushscript", "TestSupport"]),
+        .testTarget(name: "ScriptTestingTests", dependencies: ["ScriptTesting", "TestSupport"]),
         // Runs the built pushscript (beside the test runner); golden files of its output.
-        .testTarget(name: "PushScriptCLITests", dependencies: ["pushscript", "ScriptTesting"], exclude: ["Golden"]),
+        .testTarget(name: "PushScriptCLITests", dependencies: ["pushscript", "ScriptTesting", "TestSupport"], exclude: ["Golden"]),
+        // What the test targets share (temporary folders, the built-binary runner); no product uses it.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
     ]
 )

@@ -11,9 +11,7 @@ import Synchronization
 /// and on SIGINT or SIGTERM — so that no command leaves files behind.
 final class AttachmentFolder: Sendable {
     /// The option.
-    static let spec = OptionSpec.value("--attachments")
-    /// Its line for `--help`.
-    static let help = "  --attachments DIR     keep delivered attachment files in DIR (default: removed at exit)"
+    static let option = Option("--attachments", "DIR", help: "keep delivered attachment files in DIR (default: removed at exit)")
 
     /// The folder.
     let url: URL
@@ -23,15 +21,8 @@ final class AttachmentFolder: Sendable {
 
     /// The folder `--attachments` names, or one of the command's own named `pushscript-COMMAND-…`.
     init(_ a: ParsedArguments, command: String) throws(UsageError) {
-        if let path = a.value("--attachments") {
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue {
-                throw UsageError("pushscript \(command): --attachments \(path) is a file; give a folder")
-            }
-            do { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) } catch {
-                throw UsageError("pushscript \(command): --attachments \(path) cannot be made; give a folder you can write")
-            }
-            url = URL(fileURLWithPath: path, isDirectory: true).standardizedFileURL
+        if let path = a.value(Self.option) {
+            url = try FolderArgument.made(path, Self.option, command: command).standardizedFileURL
             isOwned = false
             signalSources = Mutex([])
         } else {

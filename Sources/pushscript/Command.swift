@@ -4,10 +4,17 @@ protocol Command {
     static var name: String { get }
     /// A one-line summary for `pushscript --help`.
     static var summary: String { get }
-    /// Its usage text for `--help`.
-    static var usage: String { get }
-    /// The options it takes (besides `--help`).
-    static var options: [OptionSpec] { get }
-    /// Runs it; returns the exit status.
-    static func run(_ arguments: ParsedArguments) async throws -> Int32
+    /// What `--help` prints before the options: the usage line and what the command does.
+    static var description: String { get }
+    /// The options it takes besides `--help`, in the order `--help` lists them.
+    static var options: [Option] { get }
+    /// Runs it; returns how the process ends.
+    static func run(_ arguments: ParsedArguments) async throws -> ExitStatus
+}
+
+extension Command {
+    /// Its `--help`: the description, then a line per option made from its declaration.
+    static var usage: String {
+        description + "\n\noptions:\n" + (options + [Option.usageRequest]).flatMap(\.helpLines).joined(separator: "\n")
+    }
 }

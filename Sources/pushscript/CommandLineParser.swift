@@ -5,42 +5,50 @@ struct UsageError: Error, CustomStringConvertible {
     var description: String { message }
 }
 
-/// An option a command takes: one that takes a value (`--name VALUE` or `--name=VALUE`), or a
-/// flag that takes none (`--name`).
-struct OptionSpec {
-    /// `--name`.
-    let name: String
-    /// Whether it may be given more than once.
-    let repeatable: Bool
-    /// Whether it takes a value.
-    var takesValue = true
-
-    static func value(_ name: String, repeatable: Bool = false) -> OptionSpec {
-        OptionSpec(name: name, repeatable: repeatable)
-    }
-
-    /// An option without a value (`--offline`).
-    static func flag(_ name: String) -> OptionSpec {
-        OptionSpec(name: name, repeatable: false, takesValue: false)
-    }
-}
-
-/// A command's arguments, parsed: positionals in order, options by name.
+/// A command's arguments, parsed against its declared options: positionals in order, the
+/// options' values by name.
 struct ParsedArguments {
+    /// The command, for messages.
+    var command: String
     var positionals: [String] = []
-    var values: [String: [String]] = [:]
+    private var values: [String: [String]] = [:]
 
     /// The last value of an option.
-    func value(_ name: String) -> String? { values[name]?.last }
-    /// Every value of a repeatable option.
-    func all(_ name: String) -> [String] { values[name] ?? [] }
+    func value(_ option: Option) -> String? { values[option.name]?.last }
+    /// Every value of a repeatable option, in order.
+    func all(_ option: Option) -> [String] { values[option.name] ?? [] }
     /// Whether a flag was given.
-    func flag(_ name: String) -> Bool { values[name] != nil }
+    func flag(_ option: Option) -> Bool { values[option.name] != nil }
+
+    /// A positive option's number: its value, else its default.
+    func positive(_ positive: PositiveOption) throws(UsageError) -> Int {
+        guard let text = value(positive.option) else { return positive.defaultValue }
+        guard let n = Int(text), n > 0 else {
+            throw UsageError("pushscript \(command): \(positive.option.name) takes a positive whole number, not '\(text)'")
+        }
+        return n
+    }
+
+    /// Whether `arguments` ask for the usage: `--help` or `-h` where an option may stand —
+    /// not as an option's value (`--lib --help` names a folder), not after `--`. Any other
+    /// argument, even an unknown option, does not stop it.
+    static func asksForUsage(_ arguments: [String], options: [Option]) -> Bool {
+        let takingValues = Set(options.filter(\.takesValue).map(\.name))
+        var i = 0
+        while i < arguments.count {
+            let argument = arguments[i]
+            i += 1
+            if argument == "--" { return false }
+            if Option.usageRequestNames.contains(argument) { return true }
+            if takingValues.contains(argument) { i += 1 }
+        }
+        return false
+    }
 
     /// Parses `arguments` for `command` against its options. `--` ends the options.
-    static func parse(_ arguments: [String], command: String, options: [OptionSpec]) throws(UsageError) -> ParsedArguments {
-        var parsed = ParsedArguments()
-        let specs = Dictionary(uniqueKeysWithValues: options.map { ($0.name, $0) })
+    static func parse(_ arguments: [String], command: String, options: [Option]) throws(UsageError) -> ParsedArguments {
+        var parsed = ParsedArguments(command: command)
+        let declared = Dictionary(uniqueKeysWithValues: options.map { ($0.name, $0) })
         var i = 0
         var onlyPositionals = false
         while i < arguments.count {
@@ -60,11 +68,11 @@ struct ParsedArguments {
                 name = String(argument[..<eq])
                 inline = String(argument[argument.index(after: eq)...])
             }
-            guard let spec = specs[name] else {
+            guard let option = declared[name] else {
                 throw UsageError("pushscript \(command): unknown option '\(name)'; run 'pushscript \(command) --help' for the options")
             }
             let value: String
-            if !spec.takesValue {
+            if !option.takesValue {
                 guard inline == nil else {
                     throw UsageError("pushscript \(command): option '\(name)' takes no value; give it alone")
                 }
@@ -78,7 +86,7 @@ struct ParsedArguments {
                 value = arguments[i]
                 i += 1
             }
-            if !spec.repeatable, parsed.values[name] != nil {
+            if !option.repeatable, parsed.values[name] != nil {
                 throw UsageError("pushscript \(command): option '\(name)' is given twice; give it once")
             }
             parsed.values[name, default: []].append(value)

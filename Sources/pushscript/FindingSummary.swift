@@ -21,3 +21,10 @@ struct FindingSummary {
 
     private static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
 }
+
+extension FindingSummary {
+    /// `check`'s and `lint`'s status: a file that cannot be read first, then an error.
+    var exitStatus: ExitStatus {
+        unreadable > 0 ? .usageError : (errors > 0 ? .failuresFound : .success)
+    }
+}

@@ -5,60 +5,63 @@ import ScriptTesting
 
 /// The options `run`, `preview`, `bench` and `serve` share (SPEC section 5).
 enum HostOptions {
-    static let specs: [OptionSpec] = [
-        .value("--app"), .value("--locale"), .value("--categories"), .value("--key", repeatable: true),
-        .value("--media", repeatable: true), .value("--allow-http", repeatable: true), .value("--allow-post", repeatable: true), .value("--strings"),
-        .value("--cpu-ms"), .value("--memory-mb"), .value("--time-ms"), .value("--state"), .value("--lib", repeatable: true),
-    ] + mediaSpecs
+    static let app = Option("--app", "ID", help: "the app's bundle identifier (wins over an .apns file's)")
+    static let locale = Option("--locale", "L[,L...]", help: "the device's preferred languages, most preferred first")
+    static let categories = Option("--categories", "FILE", help: "categories the app declares (a JSON list as in fixtures)")
+    static let key = Option("--key", "NAME=BASE64", repeatable: true, help: "a key for keys.get (repeatable)")
+    static let media = Option(
+        "--media", "URL=FILE", repeatable: true,
+        help: "answer downloads of URL from FILE (repeatable; the URL is all",
+        "before the last '=' that is followed by a readable file)")
+    static let mediaMap = Option("--media-map", "FILE.json", repeatable: true, help: "answers as a fixture's \"media\" object, paths relative to FILE")
+    static let offline = Option.flag("--offline", help: "no network: a URL no media answer covers fails with 'network'")
+    static let mediaDir = Option("--media-dir", "DIR", help: "the media directory: files content:attach{path=...} may attach")
+    static let allowHTTP = Option("--allow-http", "HOST", repeatable: true, help: "allow plain http for HOST (repeatable)")
+    static let allowPost = Option("--allow-post", "HOST", repeatable: true, help: "allow http.post to https://HOST (repeatable; none by default)")
+    static let strings = Option("--strings", "FILE", help: "localized strings (a JSON object) for loc-key alerts")
+    static let cpuMs = Option(
+        "--cpu-ms", "N", default: "\(Int(ScriptLimits.default.cpuTime / .milliseconds(1)))", help: "CPU budget of didReceive in ms")
+    static let memoryMB = Option("--memory-mb", "N", default: "\(ScriptLimits.default.memoryBytes >> 20)", help: "memory limit of the Lua state in MiB")
+    static let timeMs = Option(
+        "--time-ms", "N", default: "\(Int(ScriptLimits.default.time / .milliseconds(1)))", help: "deadline of the whole request in ms")
+    static let state = Option("--state", "DIR", help: "keep the store and registered categories in DIR")
+    static let lib = Option("--lib", "DIR", repeatable: true, help: "look for require'd modules in DIR after the script's folder (repeatable)")
 
-    /// The options' lines for `--help`; `app` says what `--app` names.
-    static func help(app: String = "the app's bundle identifier (wins over an .apns file's)") -> String { """
-      --app ID              \(app)
-      --locale L[,L...]     the device's preferred languages, most preferred first
-      --categories FILE     categories the app declares (a JSON list as in fixtures)
-      --key NAME=BASE64     a key for keys.get (repeatable)
-      --media URL=FILE      answer downloads of URL from FILE (repeatable; the URL is all
-                            before the last '=' that is followed by a readable file)
-      --media-map FILE.json answers as a fixture's "media" object, paths relative to FILE
-      --offline             no network: a URL no media answer covers fails with 'network'
-      --media-dir DIR       the media directory: files content:attach{path=...} may attach
-      --allow-http HOST     allow plain http for HOST (repeatable)
-      --allow-post HOST     allow http.post to https://HOST (repeatable; none by default)
-      --strings FILE        localized strings (a JSON object) for loc-key alerts
-      --cpu-ms N            CPU budget of didReceive in ms (default 200)
-      --memory-mb N         memory limit of the Lua state in MiB (default 8)
-      --time-ms N           deadline of the whole request in ms (default 25000)
-      --state DIR           keep the store and registered categories in DIR
-      --lib DIR             look for require'd modules in DIR after the script's folder (repeatable)
-    """ }
+    /// The options in the order `--help` lists them; `app` says what `--app` names.
+    static func options(app: String? = nil) -> [Option] {
+        [
+            app.map { Self.app.withHelp($0) } ?? Self.app, locale, categories, key, media, mediaMap, offline, mediaDir,
+            allowHTTP, allowPost, strings, cpuMs, memoryMB, timeMs, state, lib,
+        ]
+    }
 
     /// The host configuration the options describe.
     static func configuration(_ a: ParsedArguments, command: String) throws(UsageError) -> HostConfiguration {
         var configuration = HostConfiguration()
         var limits = ScriptLimits.default
-        for (option, setting) in [("--cpu-ms", LimitSetting.cpuMs), ("--memory-mb", .memoryMB), ("--time-ms", .timeMs)] {
+        for (option, setting) in [(cpuMs, LimitSetting.cpuMs), (memoryMB, .memoryMB), (timeMs, .timeMs)] {
             guard let v = a.value(option) else { continue }
             guard let n = Int64(v), limits.set(setting, to: n) else {
-                throw UsageError("pushscript \(command): \(option) takes \(setting.range), not '\(v)'")
+                throw UsageError("pushscript \(command): \(option.name) takes \(setting.range), not '\(v)'")
             }
         }
         configuration.limits = limits
-        if let v = a.value("--locale") {
+        if let v = a.value(locale) {
             configuration.locales = v.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         }
-        if let path = a.value("--categories") {
-            let data = try read(path, "--categories", command)
+        if let path = a.value(categories) {
+            let data = try read(path, categories.name, command)
             do { configuration.categories = try NotificationCategory.list(jsonData: data) } catch {
                 throw UsageError("pushscript \(command): --categories \(path): \(error); give a JSON list of categories")
             }
         }
-        if let path = a.value("--strings") {
-            let data = try read(path, "--strings", command)
+        if let path = a.value(strings) {
+            let data = try read(path, strings.name, command)
             do { configuration.strings = try LocalizedAlert.stringsTable(json: JSONValue(jsonData: data)) } catch {
                 throw UsageError("pushscript \(command): --strings \(path): \(error); give a JSON object of strings")
             }
         }
-        for entry in a.all("--key") {
+        for entry in a.all(key) {
             let (name, value) = try split(entry, "--key", "NAME=BASE64", command)
             switch Base64.decode(value) {
             case .success(let bytes): configuration.keys[name] = bytes
@@ -67,18 +70,11 @@ enum HostOptions {
             }
         }
         try applyMediaOptions(a, command: command, to: &configuration)
-        configuration.allowHTTPHosts = Set(a.all("--allow-http"))
-        configuration.allowPostHosts = Set(a.all("--allow-post"))
+        configuration.allowHTTPHosts = Set(a.all(allowHTTP))
+        configuration.allowPostHosts = Set(a.all(allowPost))
         configuration.libraryDirectories = try libraryDirectories(a, command: command)
-        if let dir = a.value("--state") {
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: dir, isDirectory: &isDirectory), !isDirectory.boolValue {
-                throw UsageError("pushscript \(command): --state \(dir) is a file; give a folder")
-            }
-            do { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) } catch {
-                throw UsageError("pushscript \(command): --state \(dir) cannot be made; give a folder you can write")
-            }
-            configuration.stateDirectory = URL(fileURLWithPath: dir, isDirectory: true)
+        if let dir = a.value(state) {
+            configuration.stateDirectory = try FolderArgument.made(dir, state, command: command)
         }
         return configuration
     }
@@ -86,21 +82,10 @@ enum HostOptions {
     /// The `--lib` folders, each checked to be a folder.
     static func libraryDirectories(_ a: ParsedArguments, command: String) throws(UsageError) -> [URL] {
         var directories: [URL] = []
-        for dir in a.all("--lib") {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDirectory), isDirectory.boolValue else {
-                throw UsageError("pushscript \(command): --lib \(dir) is not a folder; give a folder of .lua modules")
-            }
-            directories.append(URL(fileURLWithPath: dir, isDirectory: true))
+        for dir in a.all(lib) {
+            directories.append(try FolderArgument.existing(dir, lib, command: command, give: "a folder of .lua modules"))
         }
         return directories
-    }
-
-    static func positive(_ text: String, _ option: String, _ command: String) throws(UsageError) -> Int {
-        guard let n = Int(text), n > 0 else {
-            throw UsageError("pushscript \(command): \(option) takes a positive whole number, not '\(text)'")
-        }
-        return n
     }
 
     static func read(_ path: String, _ option: String, _ command: String) throws(UsageError) -> Data {
@@ -120,27 +105,22 @@ enum HostOptions {
 
 /// `--media`, `--media-map`, `--offline` and `--media-dir`.
 extension HostOptions {
-    static let mediaSpecs: [OptionSpec] = [.value("--media-map", repeatable: true), .flag("--offline"), .value("--media-dir")]
-
     /// Adds the media answers (`--media-map` files first, then `--media`, a later answer for a
     /// URL replacing an earlier one), the offline switch and the media directory.
     static func applyMediaOptions(_ a: ParsedArguments, command: String, to configuration: inout HostConfiguration) throws(UsageError) {
-        for path in a.all("--media-map") {
+        for path in a.all(mediaMap) {
             do { configuration.media.merge(try MediaMap.answers(contentsOf: URL(fileURLWithPath: path))) { $1 } } catch {
                 throw UsageError("pushscript \(command): --media-map \(path): \(error.message); give a JSON object as a fixture's \"media\"")
             }
         }
-        for entry in a.all("--media") {
+        for entry in a.all(media) {
             let (url, path) = try splitMedia(entry, command)
             configuration.media[url] = MediaAnswer(file: URL(fileURLWithPath: path))
         }
-        configuration.offline = a.flag("--offline")
-        if let dir = a.value("--media-dir") {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDirectory), isDirectory.boolValue else {
-                throw UsageError("pushscript \(command): --media-dir \(dir) is not a folder; give the folder of the app's media files")
-            }
-            configuration.mediaDirectory = URL(fileURLWithPath: dir, isDirectory: true).standardizedFileURL
+        configuration.offline = a.flag(offline)
+        if let dir = a.value(mediaDir) {
+            configuration.mediaDirectory = try FolderArgument.existing(dir, mediaDir, command: command, give: "the folder of the app's media files")
+                .standardizedFileURL
         }
     }
 
@@ -172,7 +152,7 @@ struct DeliveryInput {
             throw UsageError("pushscript \(command): expected SCRIPT and PAYLOAD, got \(a.positionals.count) argument\(a.positionals.count == 1 ? "" : "s"); run 'pushscript \(command) --help'")
         }
         script = try readScript(a.positionals[0], command: command)
-        request = NotificationRequest(payload: try readPayload(a.positionals[1], command: command), app: a.value("--app"))
+        request = NotificationRequest(payload: try readPayload(a.positionals[1], command: command), app: a.value(HostOptions.app))
         configuration = try HostOptions.configuration(a, command: command)
     }
 }

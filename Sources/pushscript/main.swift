@@ -32,29 +32,28 @@ func printError(_ line: String) {
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard let first = arguments.first else {
     printError("pushscript: no command given; run 'pushscript --help' for the commands")
-    exit(2)
+    ExitStatus.usageError.exit()
 }
-if first == "--help" || first == "-h" || first == "help" {
+if Option.usageRequestNames.contains(first) || first == "help" {
     print(mainUsage)
-    exit(0)
+    ExitStatus.success.exit()
 }
 guard let command = commands.first(where: { $0.name == first }) else {
     printError("pushscript: unknown command '\(first)'; run 'pushscript --help' for the commands")
-    exit(2)
+    ExitStatus.usageError.exit()
 }
 let rest = Array(arguments.dropFirst())
-if rest.contains("--help") || rest.contains("-h") {
+if ParsedArguments.asksForUsage(rest, options: command.options) {
     print(command.usage)
-    exit(0)
+    ExitStatus.success.exit()
 }
 do {
     let parsed = try ParsedArguments.parse(rest, command: command.name, options: command.options)
-    let status = try await command.run(parsed)
-    exit(status)
+    try await command.run(parsed).exit()
 } catch let error as UsageError {
     printError(error.message)
-    exit(2)
+    ExitStatus.usageError.exit()
 } catch {
     printError("pushscript \(command.name): \(error)")
-    exit(2)
+    ExitStatus.usageError.exit()
 }

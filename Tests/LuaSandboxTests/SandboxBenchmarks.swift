@@ -1,12 +1,13 @@
 import CLuaShims
 import CLuaShimsTesting
 import Foundation
+import TestSupport
 import Testing
 @testable import LuaSandbox
 
 /// Costs of the sandbox, printed when `PUSHSCRIPT_BENCHMARK=1` (use a release build:
 /// `PUSHSCRIPT_BENCHMARK=1 swift test -c release --filter SandboxBenchmarks`).
-@Suite(.serialized, .enabled(if: ProcessInfo.processInfo.environment["PUSHSCRIPT_BENCHMARK"] == "1"))
+@Suite(.serialized, .enabled(if: Benchmarking.isOn))
 struct SandboxBenchmarks {
     static func time(_ iterations: Int, _ body: () -> Void) -> Double {
         let start = ContinuousClock.now

@@ -1,13 +1,14 @@
 import Foundation
+import TestSupport
 import MediaDownloader
 import Testing
 
-/// Measurements, not checks of speed: they run only with `MEDIADOWNLOADER_BENCHMARK=1`, and are
+/// Measurements, not checks of speed: they run only with `PUSHSCRIPT_BENCHMARK=1`, and are
 /// meant for a release build:
 ///
-///     MEDIADOWNLOADER_BENCHMARK=1 swift test -c release --filter MediaDownloaderBenchmarks
+///     PUSHSCRIPT_BENCHMARK=1 swift test -c release --filter MediaDownloaderBenchmarks
 @Suite("MediaDownloaderBenchmarks", .serialized,
-       .enabled(if: ProcessInfo.processInfo.environment["MEDIADOWNLOADER_BENCHMARK"] != nil))
+       .enabled(if: Benchmarking.isOn))
 struct MediaDownloaderBenchmarks {
     @Test("throughput of one large download over loopback, URLSession transport")
     func loopbackThroughput() async throws {

@@ -47,70 +47,36 @@ struct CancellationTests {
 
     @Test("the deadline coming mid-body ends the download at the deadline with `timeout`")
     func deadlineMidBody() async throws {
-        let server = try TestServer(["/slow.jpg": trickle])
-        defer { server.stop() }
-        let directory = try AttachmentDirectory()
-        defer { directory.remove() }
+        let download = try await ServedDownload.run("/slow.jpg", trickle, options: DownloadOptions(timeout: .seconds(10)), deadline: .milliseconds(700))
 
-        let start = ContinuousClock.now
-        let result = await localDownloader().result(server.url("/slow.jpg"), into: directory,
-                                                    options: DownloadOptions(timeout: .seconds(10)),
-                                                    deadline: start + .milliseconds(700))
-        let elapsed = secondsSince(start)
-
-        #expect(result.errorMessage == "timeout: the request's deadline came before the download finished")
-        #expect(elapsed >= 0.65 && elapsed < 1.7, "took \(elapsed) s")
-        directory.expectEmpty()
+        download.expectFailedWithoutFiles("timeout: the request's deadline came before the download finished")
+        #expect(download.seconds >= 0.65 && download.seconds < 1.7, "took \(download.seconds) s")
     }
 
     @Test("a timeout shorter than the deadline wins")
     func timeoutBeforeDeadline() async throws {
-        let server = try TestServer(["/slow.jpg": trickle])
-        defer { server.stop() }
-        let directory = try AttachmentDirectory()
-        defer { directory.remove() }
+        let download = try await ServedDownload.run("/slow.jpg", trickle, options: DownloadOptions(timeout: .milliseconds(300)), deadline: .seconds(20))
 
-        let start = ContinuousClock.now
-        let result = await localDownloader().result(server.url("/slow.jpg"), into: directory,
-                                                    options: DownloadOptions(timeout: .milliseconds(300)),
-                                                    deadline: start + .seconds(20))
-
-        #expect(result.errorMessage == "timeout: no complete response within 0.3 s")
-        #expect(secondsSince(start) < 1.3)
-        directory.expectEmpty()
+        download.expectFailedWithoutFiles("timeout: no complete response within 0.3 s")
+        #expect(download.seconds < 1.3)
     }
 
     @Test("a server that delays its response past the timeout ends in `timeout`")
     func slowHead() async throws {
         var response = TestResponse.ok(SampleMedia.gif, contentType: "image/gif")
         response.delayMs = 3_000
-        let server = try TestServer(["/late.gif": response])
-        defer { server.stop() }
-        let directory = try AttachmentDirectory()
-        defer { directory.remove() }
+        let download = try await ServedDownload.run("/late.gif", response, options: DownloadOptions(timeout: .milliseconds(400)))
 
-        let start = ContinuousClock.now
-        let result = await localDownloader().result(server.url("/late.gif"), into: directory,
-                                                    options: DownloadOptions(timeout: .milliseconds(400)))
-
-        #expect(result.errorMessage?.hasPrefix("timeout: ") == true)
-        #expect(secondsSince(start) < 1.5)
-        directory.expectEmpty()
+        download.expectFailedWithoutFiles(startingWith: "timeout: ")
+        #expect(download.seconds < 1.5)
     }
 
     @Test("no download starts after the deadline: `deadline`, and the server sees no request")
     func afterDeadline() async throws {
-        let server = try TestServer(["/a.jpg": .ok(SampleMedia.jpeg)])
-        defer { server.stop() }
-        let directory = try AttachmentDirectory()
-        defer { directory.remove() }
+        let download = try await ServedDownload.run("/a.jpg", .ok(SampleMedia.jpeg), deadline: .milliseconds(-1))
 
-        let result = await localDownloader().result(server.url("/a.jpg"), into: directory,
-                                                    deadline: .now - .milliseconds(1))
-
-        #expect(result.errorMessage == "deadline: the request's deadline has passed; no download may start")
-        #expect(server.requestedPaths.isEmpty)
-        directory.expectEmpty()
+        download.expectFailedWithoutFiles("deadline: the request's deadline has passed; no download may start")
+        #expect(download.requestedPaths.isEmpty)
     }
 
     @Test("a task cancelled before the download starts gets `deadline` at once")

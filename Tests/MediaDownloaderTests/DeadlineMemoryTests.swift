@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import MediaDownloader
 import Testing
 
@@ -9,14 +10,12 @@ struct DeadlineMemoryTests {
     /// hundred bytes per download, thousands of downloads in a 25 s deadline).
     @Test("10,000 finished downloads with a deadline 10 minutes away grow resident memory by less than 1.5 MB")
     func finishedDownloadsHoldNothingUntilTheirDeadline() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("deadline-memory-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let picture = folder.appendingPathComponent("source.png")
+        let folder = try TemporaryFolder("deadline-memory")
+        let picture = folder.file("source.png")
         try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0x0D]).write(to: picture)
         let url = "https://cdn.example.com/p.png"
         let downloader = MediaDownloader(transport: FixtureTransport(media: [url: FixtureMedia(file: picture)]))
-        let into = folder.appendingPathComponent("downloads", isDirectory: true)
+        let into = folder.url.appendingPathComponent("downloads", isDirectory: true)
         let deadline = ContinuousClock.now + .seconds(600)
 
         func download(_ count: Int) async throws {

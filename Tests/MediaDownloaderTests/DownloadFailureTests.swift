@@ -6,19 +6,13 @@ import Testing
 struct DownloadFailureTests {
     @Test("404 and 500 fail with `http NNN` and leave no file", arguments: [404, 500])
     func httpStatus(status: Int) async throws {
-        let server = try TestServer(["/x.jpg": .status(status)])
-        defer { server.stop() }
-        let directory = try AttachmentDirectory()
-        defer { directory.remove() }
+        let download = try await ServedDownload.run("/x.jpg", .status(status))
 
-        let result = await localDownloader().result(server.url("/x.jpg"), into: directory)
-
-        #expect(result.errorMessage?.hasPrefix("http \(status): ") == true, "\(result)")
-        if case .failure(let error) = result {
+        download.expectFailedWithoutFiles(startingWith: "http \(status): ")
+        if case .failure(let error) = download.result {
             #expect(error.kind == .http)
             #expect(error.status == status)
         }
-        directory.expectEmpty()
     }
 
     @Test("a server that stalls mid-body ends in `timeout` near the timeout, partial file removed")
@@ -26,19 +20,10 @@ struct DownloadFailureTests {
         var response = TestResponse.generated(200_000, prefix: SampleMedia.jpeg, contentType: "image/jpeg")
         response.sendLimit = 20_000
         response.ending = .stall
-        let server = try TestServer(["/stall.jpg": response])
-        defer { server.stop() }
-        let directory = try AttachmentDirectory()
-        defer { directory.remove() }
+        let download = try await ServedDownload.run("/stall.jpg", response, options: DownloadOptions(timeout: .milliseconds(600)))
 
-        let start = ContinuousClock.now
-        let result = await localDownloader().result(server.url("/stall.jpg"), into: directory,
-                                                    options: DownloadOptions(timeout: .milliseconds(600)))
-        let elapsed = secondsSince(start)
-
-        #expect(result.errorMessage == "timeout: no complete response within 0.6 s")
-        #expect(elapsed >= 0.55 && elapsed < 3, "took \(elapsed) s")
-        directory.expectEmpty()
+        download.expectFailedWithoutFiles("timeout: no complete response within 0.6 s")
+        #expect(download.seconds >= 0.55 && download.seconds < 3, "took \(download.seconds) s")
     }
 
     @Test("a connection reset mid-body fails with `network`, partial file removed")
@@ -46,30 +31,18 @@ struct DownloadFailureTests {
         var response = TestResponse.generated(500_000, prefix: SampleMedia.jpeg, contentType: "image/jpeg")
         response.sendLimit = 100_000
         response.ending = .reset
-        let server = try TestServer(["/reset.jpg": response])
-        defer { server.stop() }
-        let directory = try AttachmentDirectory()
-        defer { directory.remove() }
+        let download = try await ServedDownload.run("/reset.jpg", response)
 
-        let result = await localDownloader().result(server.url("/reset.jpg"), into: directory)
-
-        #expect(result.errorMessage?.hasPrefix("network: ") == true, "\(result)")
-        directory.expectEmpty()
+        download.expectFailedWithoutFiles(startingWith: "network: ")
     }
 
     @Test("a Content-Length larger than the body fails with `network` when the connection closes")
     func lengthLargerThanBody() async throws {
         var response = TestResponse.ok(SampleMedia.jpeg, contentType: "image/jpeg")
         response.length = .declared(SampleMedia.jpeg.count + 5_000)
-        let server = try TestServer(["/short.jpg": response])
-        defer { server.stop() }
-        let directory = try AttachmentDirectory()
-        defer { directory.remove() }
+        let download = try await ServedDownload.run("/short.jpg", response)
 
-        let result = await localDownloader().result(server.url("/short.jpg"), into: directory)
-
-        #expect(result.errorMessage?.hasPrefix("network: ") == true, "\(result)")
-        directory.expectEmpty()
+        download.expectFailedWithoutFiles(startingWith: "network: ")
     }
 
     @Test("a Content-Length smaller than the body: HTTP/1.1 ends the body there; the file has that many bytes")
@@ -94,32 +67,18 @@ struct DownloadFailureTests {
     func oversizedWhileStreaming() async throws {
         var response = TestResponse.generated(3_000_000, prefix: SampleMedia.mp4, contentType: "video/mp4")
         response.length = .omitted
-        let server = try TestServer(["/big.mp4": response])
-        defer { server.stop() }
-        let directory = try AttachmentDirectory()
-        defer { directory.remove() }
+        let download = try await ServedDownload.run("/big.mp4", response, options: DownloadOptions(maxBytes: 1_000_000))
 
-        let result = await localDownloader().result(server.url("/big.mp4"), into: directory,
-                                                    options: DownloadOptions(maxBytes: 1_000_000))
-
-        #expect(result.errorMessage == "too large: the body passed the limit of 1000000 bytes")
-        directory.expectEmpty()
+        download.expectFailedWithoutFiles("too large: the body passed the limit of 1000000 bytes")
     }
 
     @Test("a body over maxBytes that lies with a small Content-Length is cut off too")
     func oversizedLyingLength() async throws {
         var response = TestResponse.generated(3_000_000, prefix: SampleMedia.mp4, contentType: "video/mp4")
         response.length = .declared(2_000_000)
-        let server = try TestServer(["/big.mp4": response])
-        defer { server.stop() }
-        let directory = try AttachmentDirectory()
-        defer { directory.remove() }
+        let download = try await ServedDownload.run("/big.mp4", response, options: DownloadOptions(maxBytes: 1_000_000))
 
-        let result = await localDownloader().result(server.url("/big.mp4"), into: directory,
-                                                    options: DownloadOptions(maxBytes: 1_000_000))
-
-        #expect(result.errorMessage?.hasPrefix("too large: ") == true, "\(result)")
-        directory.expectEmpty()
+        download.expectFailedWithoutFiles(startingWith: "too large: ")
     }
 
     @Test("a Content-Length over the default 50 MB is refused up front, before the body")
@@ -127,17 +86,10 @@ struct DownloadFailureTests {
         var response = TestResponse.generated(60_000_000, prefix: SampleMedia.mp4, contentType: "video/mp4")
         response.sendLimit = 0
         response.ending = .stall
-        let server = try TestServer(["/huge.mp4": response])
-        defer { server.stop() }
-        let directory = try AttachmentDirectory()
-        defer { directory.remove() }
+        let download = try await ServedDownload.run("/huge.mp4", response)
 
-        let start = ContinuousClock.now
-        let result = await localDownloader().result(server.url("/huge.mp4"), into: directory)
-
-        #expect(result.errorMessage == "too large: Content-Length 60000000 is over the limit of 50000000 bytes")
-        #expect(secondsSince(start) < 2)
-        directory.expectEmpty()
+        download.expectFailedWithoutFiles("too large: Content-Length 60000000 is over the limit of 50000000 bytes")
+        #expect(download.seconds < 2)
     }
 
     @Test("nothing listening fails with `network`")
@@ -157,16 +109,9 @@ struct DownloadFailureTests {
 
     @Test("a refused URL never reaches the server")
     func refusedURL() async throws {
-        let server = try TestServer(["/a.jpg": .ok(SampleMedia.jpeg)])
-        defer { server.stop() }
-        let directory = try AttachmentDirectory()
-        defer { directory.remove() }
+        let download = try await ServedDownload.run("/a.jpg", .ok(SampleMedia.jpeg), downloader: MediaDownloader(transport: sharedTransport))
 
-        let strict = MediaDownloader(transport: sharedTransport)
-        let result = await strict.result(server.url("/a.jpg"), into: directory)
-
-        #expect(result.errorMessage?.hasPrefix("not allowed: plain http") == true)
-        #expect(server.requestedPaths.isEmpty)
-        directory.expectEmpty()
+        download.expectFailedWithoutFiles(startingWith: "not allowed: plain http")
+        #expect(download.requestedPaths.isEmpty)
     }
 }

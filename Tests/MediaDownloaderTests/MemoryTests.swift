@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import MediaDownloader
 import Testing
 
@@ -35,7 +36,7 @@ struct MemoryTests {
         #expect(status == 0)
         #expect(values["large-size"] == 50_000_000)
         #expect(large - small < 4 * 1024, "\(line)")
-        if ProcessInfo.processInfo.environment["MEDIADOWNLOADER_SHOW_MEMORY"] != nil { print(line) }
+        if Benchmarking.isOn { print(line) }
         directory.expectEmpty()
     }
 

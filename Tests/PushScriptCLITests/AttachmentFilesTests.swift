@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Who owns delivered attachment files: `--attachments DIR` keeps them there; without it no
@@ -13,8 +14,8 @@ import Testing
     static let media = "https://cdn.example.com/a.jpg"
 
     /// A scratch folder with the script, the payload, the picture and an empty temporary folder.
-    private func setUp() throws -> (Scratch, tmp: String) {
-        let scratch = try Scratch()
+    private func setUp() throws -> (TemporaryFolder, tmp: String) {
+        let scratch = try TemporaryFolder()
         try scratch.write("scripts/com.example.news.lua", Self.script)
         try scratch.write("p.json", plainPayload)
         try scratch.write("a.jpg", jpegBytes)
@@ -35,31 +36,39 @@ import Testing
         return URL(string: text)
     }
 
+    /// The `content.attachments` of a result object's JSON text.
+    private func attachments(_ json: String) throws -> [[String: Any]]? {
+        (try parseJSON(json)["content"] as? [String: Any])?["attachments"] as? [[String: Any]]
+    }
+
+    /// Runs `command` (`run` or `preview`) on the script and payload, the picture answering
+    /// its URL, with `extra` arguments, and the temporary folder `tmp`.
+    private func deliver(_ command: String, _ scratch: TemporaryFolder, tmp: String, _ extra: [String] = []) async throws -> CLIOutput {
+        try await CLI.run(
+            [command, scratch.path("scripts/com.example.news.lua"), scratch.path("p.json"), "--media", "\(Self.media)=\(scratch.path("a.jpg"))"] + extra,
+            environment: ["TMPDIR": tmp])
+    }
+
     private func entries(_ path: String) -> [String] {
         (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
     }
 
     @Test func runRemovesItsFilesAndSaysSo() async throws {
         let (scratch, tmp) = try setUp()
-        let out = try await CLI.run(
-            ["run", scratch.path("scripts/com.example.news.lua"), scratch.path("p.json"), "--media", "\(Self.media)=\(scratch.path("a.jpg"))"],
-            environment: ["TMPDIR": tmp])
+        let out = try await deliver("run", scratch, tmp: tmp)
         #expect(out.status == 0, "\(out)")
-        let attachments = (try parseJSON(out.stdout)["content"] as? [String: Any])?["attachments"] as? [[String: Any]]
-        #expect(attachments?.count == 1)
+        let attached = try attachments(out.stdout)
+        #expect(attached?.count == 1)
         #expect(entries(tmp) == [], "run left \(entries(tmp)) behind")
         #expect(out.errorLines == ["run: the attachment file is removed at exit; give --attachments DIR to keep it"])
     }
 
     @Test func runKeepsItsFilesInTheAttachmentsFolder() async throws {
         let (scratch, tmp) = try setUp()
-        let out = try await CLI.run(
-            ["run", scratch.path("scripts/com.example.news.lua"), scratch.path("p.json"), "--media", "\(Self.media)=\(scratch.path("a.jpg"))",
-             "--attachments", scratch.path("kept")],
-            environment: ["TMPDIR": tmp])
+        let out = try await deliver("run", scratch, tmp: tmp, ["--attachments", scratch.path("kept")])
         #expect(out.status == 0, "\(out)")
-        let attachments = (try parseJSON(out.stdout)["content"] as? [String: Any])?["attachments"] as? [[String: Any]]
-        let url = try #require(fileURL(attachments?.first))
+        let attached = try attachments(out.stdout)
+        let url = try #require(fileURL(attached?.first))
         #expect(url.path.hasPrefix(scratch.path("kept") + "/"))
         #expect(FileManager.default.contents(atPath: url.path) == jpegBytes)
         #expect(entries(tmp) == [])
@@ -72,10 +81,7 @@ import Testing
 
     @Test func previewLeavesNoFiles() async throws {
         let (scratch, tmp) = try setUp()
-        let out = try await CLI.run(
-            ["preview", scratch.path("scripts/com.example.news.lua"), scratch.path("p.json"), "--media", "\(Self.media)=\(scratch.path("a.jpg"))",
-             "--out", scratch.path("page.html")],
-            environment: ["TMPDIR": tmp])
+        let out = try await deliver("preview", scratch, tmp: tmp, ["--out", scratch.path("page.html")])
         #expect(out.status == 0, "\(out)")
         #expect(entries(tmp) == [])
         #expect(out.errorLines == ["preview: the attachment file is removed at exit; give --attachments DIR to keep it"])
@@ -90,13 +96,13 @@ import Testing
         let lines = try await serve.output(count: count)
         try #require(lines.count == count)
         for line in lines {
-            #expect(((try parseJSON(line)["content"] as? [String: Any])?["attachments"] as? [Any])?.count == 1)
+            #expect(try attachments(line)?.count == 1)
         }
         // The last answer's files are there; no more than 64 results' files are kept.
-        let last = ((try parseJSON(lines[count - 1])["content"] as? [String: Any])?["attachments"] as? [[String: Any]])?.first
+        let last = (try attachments(lines[count - 1]))?.first
         let lastFile = try #require(fileURL(last))
         #expect(FileManager.default.fileExists(atPath: lastFile.path))
-        let first = ((try parseJSON(lines[0])["content"] as? [String: Any])?["attachments"] as? [[String: Any]])?.first
+        let first = (try attachments(lines[0]))?.first
         let firstFile = try #require(fileURL(first))
         #expect(!FileManager.default.fileExists(atPath: firstFile.path))
         #expect(files(under: tmp).count == 64)

@@ -1,10 +1,11 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `pushscript bench`: its figures, and how the deliveries ended.
 @Suite(.serialized) struct BenchTests {
     @Test func printsLatencyThroughputAndOutcomes() async throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryFolder()
         let script = try scratch.write("rules.lua", #"function didReceive(r, c) c.title = c.userInfo.t end"#)
         let payload = try scratch.write("p.json", #"{"aps": {"alert": "hi", "mutable-content": 1}, "t": "x"}"#)
         let out = try await CLI.run(["bench", script, payload, "-n", "200", "--concurrency", "2"])
@@ -25,7 +26,7 @@ import Testing
     }
 
     @Test func nativeRulesRunThroughTheSamePipeline() async throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryFolder()
         let script = try scratch.write("rules.lua", #"function didReceive(r, c) error("not run") end"#)
         let payload = try scratch.write("p.json", #"{"aps": {"alert": "hi", "mutable-content": 1}, "headline": "x"}"#)
         let out = try await CLI.run(["bench", script, payload, "-n", "30", "--native", "rewrite"])
@@ -38,7 +39,7 @@ import Testing
     }
 
     @Test func countsFallbacksByReason() async throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryFolder()
         let script = try scratch.write("rules.lua", #"function didReceive(r, c) error("no") end"#)
         let payload = try scratch.write("p.json", #"{"aps": {"alert": "hi", "mutable-content": 1}}"#)
         let out = try await CLI.run(["bench", script, payload, "-n", "20"])
@@ -48,9 +49,8 @@ import Testing
     }
 
     @Test func leavesNoAttachmentsBehind() async throws {
-        let scratch = try Scratch()
-        let script = try scratch.write("rules.lua", #"function didReceive(r, c) c:attach(download("https://cdn.example.com/p.jpg")) end"#)
-        let payload = try scratch.write("p.json", plainPayload)
+        let scratch = try scriptAndPayload(#"function didReceive(r, c) c:attach(download("https://cdn.example.com/p.jpg")) end"#)
+        let (script, payload) = (scratch.script, scratch.payload)
         let picture = try scratch.write("p.jpg", jpegBytes)
         let temporary = scratch.url.appendingPathComponent("tmp", isDirectory: true)
         try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
@@ -64,9 +64,8 @@ import Testing
     }
 
     @Test func usageErrors() async throws {
-        let scratch = try Scratch()
-        let script = try scratch.write("rules.lua", "function didReceive() end")
-        let payload = try scratch.write("p.json", plainPayload)
+        let inputs = try scriptAndPayload("function didReceive() end")
+        let (script, payload) = (inputs.script, inputs.payload)
         let zero = try await CLI.run(["bench", script, payload, "-n", "0"])
         #expect(zero.status == 2)
         #expect(zero.errorLines == ["pushscript bench: -n takes a positive whole number, not '0'"])

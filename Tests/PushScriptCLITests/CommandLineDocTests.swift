@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `docs/command-line.md` against the built binary's `--help`: every command has a section,
@@ -37,20 +38,12 @@ import Testing
         })
     }
 
-    /// The commands `pushscript --help` lists.
-    static func commands() async throws -> [String] {
-        let out = try await CLI.run(["--help"])
-        let lines = out.stdout.split(separator: "\n").map(String.init)
-        guard let start = lines.firstIndex(of: "commands:") else { return [] }
-        return lines[(start + 1)...].prefix { $0.hasPrefix("  ") }.compactMap { $0.split(separator: " ").first.map(String.init) }
-    }
-
     @Test func everyCommandAndOptionIsDocumented() async throws {
         let page = try String(contentsOf: Self.root.appendingPathComponent("docs/command-line.md"), encoding: .utf8)
         let sections = Self.sections(page)
         let host = try #require(sections["Host options"], "docs/command-line.md has no '## Host options' section")
         let hostOptions = Self.options(inDoc: host)
-        let commands = try await Self.commands()
+        let commands = try await CLI.listedCommands()
         try #require(commands.count >= 8)
         let documented = Set(sections.keys.filter { $0.hasPrefix("`pushscript ") }.map { String($0.dropFirst(12).dropLast()) })
         #expect(documented == Set(commands), "sections of docs/command-line.md: \(documented.sorted()); commands: \(commands)")

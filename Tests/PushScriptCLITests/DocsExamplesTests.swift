@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The examples of `docs/how-to.md`, run as the page tells a reader to run them.

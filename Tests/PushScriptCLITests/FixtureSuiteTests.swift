@@ -1,9 +1,11 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The attack catalogue and the examples through the built `pushscript test`, in a child
 /// process under a hard wall-clock kill: a hang or a crash fails the test instead of taking
-/// the test runner down.
+/// the test runner down. This is where CI runs the catalogue, once: every fixture file under
+/// `Tests/Attacks` is counted here and must be among those that passed.
 @Suite(.serialized) struct FixtureSuiteTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 

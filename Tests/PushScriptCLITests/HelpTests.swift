@@ -1,16 +1,11 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `--help` of `pushscript` and of every command it lists: usage on standard output, exit 0,
 /// the text as in the golden files.
 @Suite(.serialized) struct HelpTests {
-    /// The commands `pushscript --help` lists.
-    private func listedCommands() async throws -> [String] {
-        let out = try await CLI.run(["--help"])
-        let lines = out.stdout.split(separator: "\n").map(String.init)
-        guard let start = lines.firstIndex(of: "commands:") else { return [] }
-        return lines[(start + 1)...].prefix { $0.hasPrefix("  ") }.compactMap { $0.split(separator: " ").first.map(String.init) }
-    }
+    private func listedCommands() async throws -> [String] { try await CLI.listedCommands() }
 
     @Test func mainHelp() async throws {
         let out = try await CLI.run(["--help"])
@@ -35,5 +30,26 @@ import Testing
         let out = try await CLI.run(["run", "--no-such-option", "--help"])
         #expect(out.status == 0)
         #expect(out.stdout.hasPrefix("usage: pushscript run"))
+        let short = try await CLI.run(["lint", "missing.json", "-h"])
+        #expect(short.status == 0)
+        #expect(short.stdout.hasPrefix("usage: pushscript lint"))
+    }
+
+    @Test func helpAsAnOptionsValueIsThatValue() async throws {
+        let scratch = try scriptAndPayload("function didReceive(request, content) end")
+        let (script, payload) = (scratch.script, scratch.payload)
+        let out = try await CLI.run(["run", script, payload, "--lib", "--help"])
+        #expect(out.status == 2)
+        #expect(out.stdout == "")
+        #expect(out.errorLines == ["pushscript run: --lib --help is not a folder; give a folder of .lua modules"])
+
+        let filtered = try await CLI.run(["test", "--filter", "-h", scratch.url.path])
+        #expect(filtered.lines == ["0 passed, 0 failed"], "\(filtered)")
+    }
+
+    @Test func helpAfterTheEndOfOptionsIsAnArgument() async throws {
+        let out = try await CLI.run(["lint", "--", "--help"])
+        #expect(out.status == 2)
+        #expect(out.errorLines.first == "pushscript lint: cannot read --help; check the path")
     }
 }

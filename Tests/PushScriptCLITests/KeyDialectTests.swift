@@ -1,12 +1,13 @@
 import Foundation
 import ScriptHost
+import TestSupport
 import Testing
 
 /// `--key`, a fixture's `keys` and a script's `base64.decode` read one base64 dialect: the
 /// standard and URL-safe alphabets, padding optional.
 @Suite(.serialized) struct KeyDialectTests {
     @Test func keyTakesWhatScriptsDecode() async throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryFolder()
         let payload = try scratch.write("p.json", plainPayload)
         let script = try scratch.write("rules.lua", """
             function didReceive(r, c)
@@ -29,7 +30,7 @@ import Testing
     }
 
     @Test func fixtureKeysTakeTheSameDialect() async throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryFolder()
         try scratch.write("rules.lua", """
             function didReceive(r, c) c.title = hex.encode(keys.get("k") or "") end
             """)

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The repository stands on its own: nothing it builds, tests, runs or documents reaches

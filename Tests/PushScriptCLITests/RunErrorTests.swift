@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `pushscript run` with bad input: one line on standard error, nothing on standard output,
@@ -14,9 +15,8 @@ import Testing
     }
 
     @Test func unknownOptionsAndMissingValues() async throws {
-        let scratch = try Scratch()
-        let script = try scratch.write("rules.lua", "function didReceive() end")
-        let payload = try scratch.write("p.json", plainPayload)
+        let inputs = try scriptAndPayload("function didReceive() end")
+        let (script, payload) = (inputs.script, inputs.payload)
         #expect(try await usageError(["run", script, payload, "--bogus"])
             == "pushscript run: unknown option '--bogus'; run 'pushscript run --help' for the options")
         #expect(try await usageError(["run", script, payload, "--app"])
@@ -34,9 +34,8 @@ import Testing
     @Test func absurdLimitsAreRefusedInsteadOfWrapping() async throws {
         // --time-ms of Int64.max wrapped the deadline into the past; --memory-mb of 2^44 MiB
         // wrapped to 0 bytes, and a larger one turned the memory limit off.
-        let scratch = try Scratch()
-        let script = try scratch.write("rules.lua", "function didReceive() end")
-        let payload = try scratch.write("p.json", plainPayload)
+        let inputs = try scriptAndPayload("function didReceive() end")
+        let (script, payload) = (inputs.script, inputs.payload)
         #expect(try await usageError(["run", script, payload, "--time-ms", "9223372036854775807"])
             == "pushscript run: --time-ms takes a whole number of milliseconds from 1 to 86400000 (a day), not '9223372036854775807'")
         #expect(try await usageError(["run", script, payload, "--memory-mb", "17592186044416"])
@@ -51,9 +50,8 @@ import Testing
     }
 
     @Test func missingAndUnreadableFiles() async throws {
-        let scratch = try Scratch()
-        let script = try scratch.write("rules.lua", "function didReceive() end")
-        let payload = try scratch.write("p.json", plainPayload)
+        let scratch = try scriptAndPayload("function didReceive() end")
+        let (script, payload) = (scratch.script, scratch.payload)
         let nowhere = scratch.path("nowhere.json")
         #expect(try await usageError(["run", script, nowhere]) == "pushscript run: cannot read payload \(nowhere); check the path")
         #expect(try await usageError(["run", script, scratch.url.path]) == "pushscript run: cannot read payload \(scratch.url.path); check the path")
@@ -65,7 +63,7 @@ import Testing
     }
 
     @Test func aScriptGivenAsThePayloadSaysWhichComesFirst() async throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryFolder()
         let script = try scratch.write("rules.lua", "function didReceive() end")
         let payload = try scratch.write("payload.json", #"{"aps": {"alert": "hi", "mutable-content": 1}}"#)
         #expect(try await usageError(["run", payload, script])
@@ -73,7 +71,7 @@ import Testing
     }
 
     @Test func invalidPayloadsSayWhatIsWrong() async throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryFolder()
         let script = try scratch.write("rules.lua", "function didReceive() end")
         let big = #"{"aps": {"alert": "hi", "mutable-content": 1}, "blob": "\#(String(repeating: "x", count: 4100))"}"#
         // Counted as sent: compact JSON.

@@ -1,12 +1,12 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `pushscript run`: exit statuses, the result JSON, and the options' effects.
 @Suite(.serialized) struct RunTests {
     @Test func completedExitsZeroAndPrintsTheResult() async throws {
-        let scratch = try Scratch()
-        let script = try scratch.write("rules.lua", #"function didReceive(r, c) c.title = "Hello" c.badge = 2 log.info("done") end"#)
-        let payload = try scratch.write("p.json", plainPayload)
+        let inputs = try scriptAndPayload(#"function didReceive(r, c) c.title = "Hello" c.badge = 2 log.info("done") end"#)
+        let (script, payload) = (inputs.script, inputs.payload)
         let out = try await CLI.run(["run", script, payload])
         #expect(out.status == 0, "\(out)")
         #expect(out.stderr == "")
@@ -30,7 +30,7 @@ import Testing
     }
 
     @Test func libFoldersAreSearchedForModulesInOrder() async throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryFolder()
         let script = try scratch.write("rules.lua", #"local t = require "lib.text" function didReceive(r, c) c.title = t.name end"#)
         _ = try scratch.write("first/lib/text.lua", #"return {name = "first"}"#)
         _ = try scratch.write("second/lib/text.lua", #"return {name = "second"}"#)
@@ -46,7 +46,7 @@ import Testing
     }
 
     @Test func aCopiedBinaryStillHasTheBundledModules() async throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryFolder()
         let alone = scratch.url.appendingPathComponent("bin/pushscript")
         try FileManager.default.createDirectory(at: alone.deletingLastPathComponent(), withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: CLI.binary, to: alone)
@@ -62,9 +62,8 @@ import Testing
     }
 
     @Test func theResultKeepsSpecKeyOrder() async throws {
-        let scratch = try Scratch()
-        let script = try scratch.write("rules.lua", #"function didReceive(r, c) c:suppress() error("late") end"#)
-        let payload = try scratch.write("p.json", plainPayload)
+        let inputs = try scriptAndPayload(#"function didReceive(r, c) c:suppress() error("late") end"#)
+        let (script, payload) = (inputs.script, inputs.payload)
         let out = try await CLI.run(["run", script, payload])
         #expect(out.status == 3, "\(out)")
         #expect(keysInOrder(out.stdout, indent: 2) == ["outcome", "reason", "suppressed", "content", "logs", "stats", "registeredCategories", "categories"])
@@ -81,7 +80,7 @@ import Testing
     }
 
     @Test func fallbackExitsThree() async throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryFolder()
         let payload = try scratch.write("p.json", plainPayload)
         let cases: [(String, String)] = [
             ("error", #"function didReceive(r, c) c.title = "half" error("boom") end"#),
@@ -97,10 +96,12 @@ import Testing
         }
     }
 
-    @Test func anApnsFileNamesTheAppAndAppOptionWins() async throws {
-        let scratch = try Scratch()
+    /// An `.apns` file, known by its extension in any case, names the app; `--app` wins.
+    @Test(arguments: ["p.apns", "Push.APNS"])
+    func anApnsFileNamesTheAppAndAppOptionWins(file: String) async throws {
+        let scratch = try TemporaryFolder()
         let script = try scratch.write("rules.lua", #"function didReceive(r, c) c.title = tostring(r.app) end"#)
-        let apns = try scratch.write("p.apns", #"{"Simulator Target Bundle": "com.example.news", "aps": {"alert": "hi", "mutable-content": 1}}"#)
+        let apns = try scratch.write(file, #"{"Simulator Target Bundle": "com.example.news", "aps": {"alert": "hi", "mutable-content": 1}}"#)
         let fromFile = try await CLI.run(["run", script, apns])
         #expect(fromFile.status == 0, "\(fromFile)")
         let content = try parseJSON(fromFile.stdout)["content"] as? [String: Any]
@@ -111,21 +112,9 @@ import Testing
         #expect((try parseJSON(overridden.stdout)["content"] as? [String: Any])?["title"] as? String == "com.example.other")
     }
 
-    @Test func anApnsFileIsKnownByItsExtensionInAnyCase() async throws {
-        let scratch = try Scratch()
-        let script = try scratch.write("rules.lua", #"function didReceive(r, c) c.title = tostring(r.app) end"#)
-        let apns = try scratch.write("Push.APNS", #"{"Simulator Target Bundle": "com.example.news", "aps": {"alert": "hi", "mutable-content": 1}}"#)
-        let out = try await CLI.run(["run", script, apns])
-        #expect(out.status == 0, "\(out)")
-        let content = try parseJSON(out.stdout)["content"] as? [String: Any]
-        #expect(content?["title"] as? String == "com.example.news")
-        #expect((content?["userInfo"] as? [String: Any])?["Simulator Target Bundle"] == nil)
-    }
-
     @Test func localeSetsTheRequestsLocales() async throws {
-        let scratch = try Scratch()
-        let script = try scratch.write("rules.lua", #"function didReceive(r, c) c.title = table.concat(r.locales, "|") c.body = tostring(locale.best({"en", "de"})) end"#)
-        let payload = try scratch.write("p.json", plainPayload)
+        let inputs = try scriptAndPayload(#"function didReceive(r, c) c.title = table.concat(r.locales, "|") c.body = tostring(locale.best({"en", "de"})) end"#)
+        let (script, payload) = (inputs.script, inputs.payload)
         let given = try await CLI.run(["run", script, payload, "--locale", "de-AT, en"])
         let content = try parseJSON(given.stdout)["content"] as? [String: Any]
         #expect(content?["title"] as? String == "de-AT|en")
@@ -135,7 +124,7 @@ import Testing
     }
 
     @Test func limitOptionsTakeEffect() async throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryFolder()
         let payload = try scratch.write("p.json", plainPayload)
         let busy = try scratch.write("busy.lua", "function didReceive(r, c) while true do end end")
         let cpu = try await CLI.run(["run", busy, payload, "--cpu-ms", "20"])
@@ -159,7 +148,7 @@ import Testing
     }
 
     @Test func keyAndMediaSplitAtTheFirstEquals() async throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryFolder()
         let payload = try scratch.write("p.json", plainPayload)
         let script = try scratch.write("rules.lua", """
             function didReceive(r, c)
@@ -181,7 +170,7 @@ import Testing
     }
 
     @Test func mediaKeepsEverythingBeforeTheLastEqualsAsTheURL() async throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryFolder()
         let payload = try scratch.write("p.json", plainPayload)
         let script = try scratch.write("rules.lua", """
             function didReceive(r, c)
@@ -201,7 +190,7 @@ import Testing
     }
 
     @Test func mediaMapTakesTheFixtureShapeAndOfflineRefusesTheRest() async throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryFolder()
         let payload = try scratch.write("p.json", plainPayload)
         let script = try scratch.write("rules.lua", """
             function didReceive(r, c)

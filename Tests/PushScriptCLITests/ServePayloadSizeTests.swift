@@ -1,10 +1,11 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `serve` measures a request's payload on the line's text, as sent.
 @Suite(.serialized) struct ServePayloadSizeTests {
     @Test func aKeyRepeatedInThePayloadStillCounts() async throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryFolder()
         try scratch.write("scripts/com.example.news.lua", #"function didReceive(request, content) content.title = "served" end"#)
         let pad = String(repeating: "x", count: 1000)
         let repeated = (0..<5).map { _ in #""pad": "\#(pad)""# }.joined(separator: ", ")

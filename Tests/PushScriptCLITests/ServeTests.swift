@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `pushscript serve`: JSON lines in, results out, scripts reloaded from the folder.
@@ -14,7 +15,7 @@ import Testing
     }
 
     @Test func changedScriptsAreInServiceForTheNextRequest() async throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryFolder()
         try scratch.write("scripts/com.example.news.lua", Self.title("one"))
         let serve = try ServeSession(["--scripts", scratch.path("scripts")])
 
@@ -54,7 +55,7 @@ import Testing
     }
 
     @Test func aScriptThatNeverCompiledFallsBackWithReasonLoad() async throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryFolder()
         try scratch.write("scripts/com.example.news.lua", "function didReceive(")
         let out = try await CLI.run(["serve", "--scripts", scratch.path("scripts")], stdin: Self.request(1) + "\n")
         #expect(out.status == 0)
@@ -66,7 +67,7 @@ import Testing
     }
 
     @Test func badLinesGetAnErrorAndServingGoesOn() async throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryFolder()
         try scratch.write("scripts/com.example.news.lua", Self.title("served"))
         let big = #"{"aps": {"alert": "hi"}, "blob": "\#(String(repeating: "x", count: 4100))"}"#
         let input = [
@@ -106,7 +107,7 @@ import Testing
     }
 
     @Test func aLineNestedTooDeepIsAnsweredWithItsID() async throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryFolder()
         try scratch.write("scripts/com.example.news.lua", Self.title("served"))
         let deep = String(repeating: "[", count: 600) + String(repeating: "]", count: 600)
         let input = [
@@ -127,7 +128,7 @@ import Testing
     }
 
     @Test func appOptionIsTheDefaultAppAndLocalesArePerRequest() async throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryFolder()
         try scratch.write("scripts/com.example.news.lua", #"function didReceive(r, c) c.title = r.app .. " " .. table.concat(r.locales, "|") end"#)
         let input = [
             #"{"id": 1, "payload": {"aps": {}}}"#,
@@ -143,7 +144,7 @@ import Testing
     }
 
     @Test func oneAppsRequestsRunOneAtATimeInArrivalOrder() async throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryFolder()
         try scratch.write("scripts/com.example.news.lua", """
             function didReceive(r, c) c.badge = store.increment("unread") end
             """)
@@ -158,7 +159,7 @@ import Testing
     }
 
     @Test func aSlowAppDoesNotHoldUpAnother() async throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryFolder()
         // The slow app's request runs for three seconds of wall-clock time; the other app's
         // requests, sent after it, run while it does: they see a time before it ends.
         try scratch.write("scripts/com.example.slow.lua", """
@@ -185,7 +186,7 @@ import Testing
     }
 
     @Test func usageErrors() async throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryFolder()
         let missing = try await CLI.run(["serve"])
         #expect(missing.status == 2)
         #expect(missing.errorLines == ["pushscript serve: --scripts DIR is missing; give the folder that holds the <bundle-id>.lua scripts"])
@@ -200,7 +201,7 @@ import Testing
     }
 
     @Test func mediaMapAndOfflineServeRequests() async throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryFolder()
         try scratch.write("scripts/com.example.news.lua", """
             function didReceive(request, content)
               local a, aerr = download("https://cdn.example.com/a.jpg?sig=x=")

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `pushscript test` through the binary: the lines it prints, the closing line last, and its
@@ -11,7 +12,7 @@ import Testing
     }
 
     @Test func passFailAndTheClosingLineLastWithExitStatusOne() async throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryFolder()
         try scratch.write("rules.lua", Self.script)
         try scratch.write("1.fixture.json", Self.fixture("greets", title: "Hi"))
         try scratch.write("2.fixture.json", Self.fixture("expects another title", title: "Hello"))
@@ -30,7 +31,7 @@ import Testing
     }
 
     @Test func aMalformedFixturesProblemIsPrintedOnceAndItExitsTwo() async throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryFolder()
         try scratch.write("rules.lua", Self.script)
         try scratch.write("1.fixture.json", Self.fixture("greets", title: "Hi"))
         let broken = try scratch.write("2.fixture.json", #"{"script": "rules.lua", "payload": {"aps": {}}}"#)
@@ -45,7 +46,7 @@ import Testing
     }
 
     @Test func missingPathsAndNoPathsAreUsageErrors() async throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryFolder()
         let nowhere = scratch.path("nowhere")
         let missing = try await CLI.run(["test", nowhere])
         #expect(missing.status == 2)

@@ -1,11 +1,12 @@
 import Foundation
+import TestSupport
 import Synchronization
 import Testing
 
 /// `pushscript watch` running as a child process, its standard output read as it comes.
 final class WatchProcess {
     private let process: Process
-    private let sink = Sink()
+    private let output = LineCollector()
 
     init(_ arguments: [String], in directory: URL) throws {
         let process = Process()
@@ -17,27 +18,12 @@ final class WatchProcess {
         let pipe = Pipe()
         process.standardOutput = pipe
         self.process = process
-        let handle = pipe.fileHandleForReading
-        let sink = self.sink
-        let reader = Thread {
-            while true {
-                let data = handle.availableData
-                if data.isEmpty { return }
-                sink.append(data)
-            }
-        }
         try process.run()
-        reader.start()
-    }
-
-    /// Output collected by the reader thread.
-    private final class Sink: Sendable {
-        let text = Mutex<String>("")
-        func append(_ data: Data) { text.withLock { $0 += String(decoding: data, as: UTF8.self) } }
+        output.read(pipe.fileHandleForReading)
     }
 
     /// The lines printed so far.
-    var lines: [String] { sink.text.withLock { $0 }.split(separator: "\n").map(String.init) }
+    var lines: [String] { output.all.filter { !$0.isEmpty } }
 
     /// Waits until `count` summary lines were printed, or `timeout` passed; returns the lines.
     func waitForSummaries(_ count: Int, timeout: Duration = .seconds(30)) async -> [String] {

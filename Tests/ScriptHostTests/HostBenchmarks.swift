@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import LuaSandbox
 import NotificationModel
 import Testing
@@ -6,7 +7,7 @@ import Testing
 
 /// Where a delivery's time goes, printed when `PUSHSCRIPT_BENCHMARK=1` (release build:
 /// `PUSHSCRIPT_BENCHMARK=1 swift test -c release --filter HostBenchmarks`).
-@Suite(.serialized, .enabled(if: ProcessInfo.processInfo.environment["PUSHSCRIPT_BENCHMARK"] == "1"))
+@Suite(.serialized, .enabled(if: Benchmarking.isOn))
 struct HostBenchmarks {
     static func measure(_ label: String, _ n: Int = 2000, _ body: () async -> Void) async {
         for _ in 0..<100 { await body() }

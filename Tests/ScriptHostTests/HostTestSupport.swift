@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import NotificationModel
 @testable import ScriptHost
 
@@ -26,21 +27,17 @@ let testLimits = ScriptLimits(cpuTime: .milliseconds(100), memoryBytes: 8 << 20,
 
 /// A folder of media files for a test, removed with ``remove()``.
 struct MediaFolder {
-    let url: URL
+    private let folder: TemporaryFolder
+    var url: URL { folder.url }
 
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("pushscript-media-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
+    init() throws { folder = try TemporaryFolder("pushscript-media") }
 
     /// Writes a file and returns its URL.
     func write(_ name: String, _ bytes: [UInt8]) throws -> URL {
-        let file = url.appendingPathComponent(name)
-        try Data(bytes).write(to: file)
-        return file
+        URL(fileURLWithPath: try folder.write(name, Data(bytes)))
     }
 
-    func remove() { try? FileManager.default.removeItem(at: url) }
+    func remove() { folder.remove() }
 
     /// The start of a JPEG file, padded.
     static let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10] + Array("JFIF".utf8) + [0] + Array(repeating: 0, count: 2000) + [0xFF, 0xD9]

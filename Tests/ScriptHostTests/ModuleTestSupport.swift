@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import NotificationModel
 @testable import ScriptHost
 
@@ -122,7 +123,5 @@ func raised(_ body: String, host: ScriptHost = ScriptHost(), request: Notificati
 
 /// A fresh temporary folder, removed by the caller.
 func temporaryFolder(_ name: String = "pushscript-tests") throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)", isDirectory: true)
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
+    try TemporaryFolder.make(name)
 }

@@ -1,31 +1,16 @@
 import Foundation
+import TestSupport
 import NotificationModel
 import Testing
 @testable import ScriptHost
 
-/// A scratch folder with a script and its modules, removed on deinit.
-private final class ModuleFolder {
-    let url: URL
+/// A scratch folder with a script and its modules.
+private typealias ModuleFolder = TemporaryFolder
 
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("pushscript-modules-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(at: url) }
-
-    /// Writes `path` (folders made as needed) and returns its URL.
-    @discardableResult
-    func write(_ path: String, _ source: String) throws -> URL {
-        let file = url.appendingPathComponent(path)
-        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data(source.utf8).write(to: file)
-        return file
-    }
-
+extension TemporaryFolder {
     /// The script `rules.lua` of this folder.
     func script(_ source: String) throws -> Script {
-        try Script(contentsOf: write("rules.lua", source))
+        try Script(contentsOf: URL(fileURLWithPath: write("rules.lua", source)))
     }
 }
 
@@ -35,7 +20,7 @@ private func deliver(_ script: Script, host: ScriptHost) async throws -> Deliver
 
 @Suite(.serialized) struct RequireTests {
     @Test func aModuleBesideTheScriptAndInASubfolderIsLoaded() async throws {
-        let folder = try ModuleFolder()
+        let folder = try ModuleFolder("pushscript-modules")
         try folder.write("greeting.lua", #"local M = {} function M.hello(n) return "hello " .. n end return M"#)
         try folder.write("text/upper.lua", "return function(s) return s:upper() end")
         let script = try folder.script("""
@@ -53,8 +38,8 @@ private func deliver(_ script: Script, host: ScriptHost) async throws -> Deliver
     }
 
     @Test func aLibraryFolderIsSearchedAfterTheScriptsFolder() async throws {
-        let folder = try ModuleFolder()
-        let library = try ModuleFolder()
+        let folder = try ModuleFolder("pushscript-modules")
+        let library = try ModuleFolder("pushscript-modules")
         try library.write("shared.lua", #"return {name = "library"}"#)
         try library.write("only.lua", #"return {name = "library only"}"#)
         try folder.write("shared.lua", #"return {name = "beside the script"}"#)
@@ -97,7 +82,7 @@ private func deliver(_ script: Script, host: ScriptHost) async throws -> Deliver
         ("a b", "use letters"), ("a\\nb", "use letters"),
     ])
     func namesThatAreNotModuleNamesAreRefused(name: String, expected: String) async throws {
-        let folder = try ModuleFolder()
+        let folder = try ModuleFolder("pushscript-modules")
         try folder.write("secret.lua", #"return "secret""#)
         let script = try folder.script("""
             function didReceive(request, content)
@@ -114,7 +99,7 @@ private func deliver(_ script: Script, host: ScriptHost) async throws -> Deliver
     }
 
     @Test func anErrorInAModuleNamesItsFileAndLine() async throws {
-        let folder = try ModuleFolder()
+        let folder = try ModuleFolder("pushscript-modules")
         try folder.write("lib/broken.lua", "local t = {}\nreturn t.missing.field\n")
         try folder.write("lib/syntax.lua", "local x = = 1\n")
         let script = try folder.script("""
@@ -132,7 +117,7 @@ private func deliver(_ script: Script, host: ScriptHost) async throws -> Deliver
     }
 
     @Test func whatARequestSetsInAModuleIsNotSeenByTheNext() async throws {
-        let folder = try ModuleFolder()
+        let folder = try ModuleFolder("pushscript-modules")
         try folder.write("counter.lua", """
             local M = {count = 0}
             loadedTimes = (loadedTimes or 0) + 1
@@ -156,37 +141,37 @@ private func deliver(_ script: Script, host: ScriptHost) async throws -> Deliver
     }
 
     @Test func aChangedModuleIsInUseForTheNextRequest() async throws {
-        let folder = try ModuleFolder()
+        let folder = try ModuleFolder("pushscript-modules")
         let module = try folder.write("words.lua", #"return {word = "first"}"#)
         let script = try folder.script(#"function didReceive(request, content) content.title = require("words").word end"#)
         let host = ScriptHost()
         #expect(try await deliver(script, host: host).content.title == "first")
         #expect(try await deliver(script, host: host).content.title == "first")
         // Same size, within the same clock tick: the file is read again until its times settle.
-        try Data(#"return {word = "again"}"#.utf8).write(to: module)
+        try Data(#"return {word = "again"}"#.utf8).write(to: URL(fileURLWithPath: module))
         #expect(try await deliver(script, host: host).content.title == "again")
-        try Data(#"return {word = "a longer third word"}"#.utf8).write(to: module)
+        try Data(#"return {word = "a longer third word"}"#.utf8).write(to: URL(fileURLWithPath: module))
         #expect(try await deliver(script, host: host).content.title == "a longer third word")
     }
 
     @Test func aScriptDirectoryFindsModulesBesideItsScriptsAndReloadsThem() async throws {
-        let folder = try ModuleFolder()
+        let folder = try ModuleFolder("pushscript-modules")
         try folder.write("com.example.app.lua", #"local words = require "words" function didReceive(r, c) c.title = words.word end"#)
         let module = try folder.write("words.lua", #"return {word = "first"}"#)
         let directory = ScriptDirectory(folder.url)
         let host = ScriptHost()
         let request = NotificationRequest(payload: try originalPayload(), app: "com.example.app")
         #expect(await host.deliver(request, from: directory).content.title == "first")
-        try Data(#"return {word = "second, longer"}"#.utf8).write(to: module)
+        try Data(#"return {word = "second, longer"}"#.utf8).write(to: URL(fileURLWithPath: module))
         #expect(await host.deliver(request, from: directory).content.title == "second, longer")
-        try Data("return {".utf8).write(to: module)
+        try Data("return {".utf8).write(to: URL(fileURLWithPath: module))
         let broken = await host.deliver(request, from: directory)
         #expect(broken.reason?.kind == .load)
         #expect(broken.reason?.message.contains("module 'words' does not compile: words.lua:1:") == true, "\(String(describing: broken.reason))")
     }
 
     @Test func aModuleCompilesUnderTheRequestsMemoryLimit() async throws {
-        let folder = try ModuleFolder()
+        let folder = try ModuleFolder("pushscript-modules")
         let big = "return {" + String(repeating: "\"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\" .. \"b\",", count: 15_000) + "}"
         try folder.write("big.lua", big)
         let script = try folder.script(#"function didReceive(request, content) require "big" end"#)
@@ -198,7 +183,7 @@ private func deliver(_ script: Script, host: ScriptHost) async throws -> Deliver
     }
 
     @Test func aModuleThatRequiresItselfIsAnErrorNotARecursion() async throws {
-        let folder = try ModuleFolder()
+        let folder = try ModuleFolder("pushscript-modules")
         try folder.write("loop.lua", #"return require "loop""#)
         let script = try folder.script(#"function didReceive(request, content) require "loop" end"#)
         let result = try await deliver(script, host: ScriptHost())

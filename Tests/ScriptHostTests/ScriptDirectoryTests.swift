@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import NotificationModel
 import Synchronization
 import Testing
@@ -15,8 +16,7 @@ private final class ScriptFolder: Sendable {
     let directory: ScriptDirectory
 
     init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("pushscript-scripts-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        url = try TemporaryFolder.make("pushscript-scripts")
         let events = self.events
         directory = ScriptDirectory(url) { event in events.list.withLock { $0.append(event) } }
     }

@@ -1,51 +1,12 @@
 import Foundation
+import TestSupport
 import NotificationModel
 import Testing
 @testable import ScriptHost
 
-/// The built `pushscript`, beside the test runner (the test target depends on it).
-func pushscriptBinary() throws -> URL {
-    let url = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("pushscript")
-    guard FileManager.default.isExecutableFile(atPath: url.path) else {
-        throw CLIFailure(message: "no pushscript binary at \(url.path); build the package first")
-    }
-    return url
-}
-
-struct CLIFailure: Error, CustomStringConvertible {
-    let message: String
-    var description: String { message }
-}
-
-/// What a `pushscript` run printed and its exit status.
-struct CLIRun: Sendable {
-    var status: Int32
-    var stdout: String
-    var stderr: String
-}
-
 /// Runs the built `pushscript` with `arguments` in `directory` and waits for it.
-func runPushscript(_ arguments: [String], in directory: URL) async throws -> CLIRun {
-    let binary = try pushscriptBinary()
-    let id = UUID().uuidString
-    let out = directory.appendingPathComponent("\(id).out"), err = directory.appendingPathComponent("\(id).err")
-    try Data().write(to: out)
-    try Data().write(to: err)
-    defer {
-        try? FileManager.default.removeItem(at: out)
-        try? FileManager.default.removeItem(at: err)
-    }
-    let process = Process()
-    process.executableURL = binary
-    process.arguments = arguments
-    process.currentDirectoryURL = directory
-    process.standardOutput = try FileHandle(forWritingTo: out)
-    process.standardError = try FileHandle(forWritingTo: err)
-    let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-        process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-        do { try process.run() } catch { continuation.resume(throwing: error) }
-    }
-    return CLIRun(status: status, stdout: try String(contentsOf: out, encoding: .utf8), stderr: try String(contentsOf: err, encoding: .utf8))
+func runPushscript(_ arguments: [String], in directory: URL) async throws -> CLIOutput {
+    try await CLI.run(arguments, in: directory)
 }
 
 /// The store shared by processes through `--state DIR`.
@@ -102,16 +63,16 @@ func runPushscript(_ arguments: [String], in directory: URL) async throws -> CLI
 /// `directory`). Returns the processes' runs, the host's results and the host.
 func runAlongsideProcesses(
     _ source: String, name: String, in directory: URL, state: URL
-) async throws -> (runs: [CLIRun], results: [DeliveryResult], host: ScriptHost) {
+) async throws -> (runs: [CLIOutput], results: [DeliveryResult], host: ScriptHost) {
     try Data(source.utf8).write(to: directory.appendingPathComponent(name))
     try Data(#"{"aps": {"alert": "hi", "mutable-content": 1}}"#.utf8).write(to: directory.appendingPathComponent("push.json"))
     let arguments = ["run", name, "push.json", "--app", "com.example.news", "--state", state.path]
     let host = persistentHost(state)
     let script = Script(name: name, source: source)
     let request = try request(app: "com.example.news")
-    async let processes = withThrowingTaskGroup(of: CLIRun.self) { group in
+    async let processes = withThrowingTaskGroup(of: CLIOutput.self) { group in
         for _ in 0..<4 { group.addTask { try await runPushscript(arguments, in: directory) } }
-        return try await group.reduce(into: [CLIRun]()) { $0.append($1) }
+        return try await group.reduce(into: [CLIOutput]()) { $0.append($1) }
     }
     async let local = withTaskGroup(of: DeliveryResult.self) { group in
         for _ in 0..<4 { group.addTask { await host.deliver(request, script: .script(script)) } }

@@ -57,9 +57,10 @@ import Testing
         #expect(stuck.reason?.kind == .time)
         #expect(pool.isHeldByStuckJobs)
 
+        // Refused at once: with a deadline 10 s away, well before it, not by waiting for it.
         let start = ContinuousClock.now
-        let refused = try await deliver(source, host: host, limits: limits)
-        #expect(ContinuousClock.now - start < .milliseconds(100))
+        let refused = try await deliver(source, host: host, limits: ScriptLimits(cpuTime: .seconds(1), memoryBytes: 8 << 20, time: .seconds(10)))
+        #expect(ContinuousClock.now - start < .seconds(2))
         #expect(refused.outcome == .fallback)
         #expect(refused.reason == .init(kind: .time, message: "the script was not run: all 1 Lua threads are held by scripts that did not stop at their deadlines"))
         #expect(refused.content.title == "original")

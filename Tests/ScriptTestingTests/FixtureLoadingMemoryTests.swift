@@ -1,14 +1,13 @@
 import Foundation
+import TestSupport
 import ScriptTesting
 import Testing
 
 /// Loading fixtures, as `watch` does on every change, holds no memory afterwards.
 @Suite struct FixtureLoadingMemoryTests {
     @Test func loadingAnEmptyFixtureTenThousandTimesHoldsNoMemory() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fixture-memory-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let file = folder.appendingPathComponent("empty.fixture.json")
+        let folder = try TemporaryFolder("fixture-memory")
+        let file = folder.file("empty.fixture.json")
         try Data().write(to: file)
 
         func load(_ count: Int) {

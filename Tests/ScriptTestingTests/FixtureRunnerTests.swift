@@ -1,20 +1,19 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import ScriptTesting
 
 /// A folder of fixture files for one test.
 private struct Folder {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("pushscript-fixtures-\(UUID().uuidString)")
+    private let folder: TemporaryFolder
+    var url: URL { folder.url }
 
     init(_ files: [String: String]) throws {
-        for (name, text) in files {
-            let file = url.appendingPathComponent(name)
-            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(text.utf8).write(to: file)
-        }
+        folder = try TemporaryFolder("pushscript-fixtures")
+        for (name, text) in files { try folder.write(name, text) }
     }
 
-    func remove() { try? FileManager.default.removeItem(at: url) }
+    func remove() { folder.remove() }
 
     func run(filter: String? = nil) async throws -> ([String], FixtureSummary) {
         let folders = try FixtureDiscovery.folders(under: [url.path])

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Synchronization
 import Testing
 @testable import ScriptTesting
@@ -8,7 +9,7 @@ struct FixtureTree {
     let root: URL
 
     init() throws {
-        root = FileManager.default.temporaryDirectory.appendingPathComponent("pushscript-watch-\(UUID().uuidString)", isDirectory: true)
+        root = try TemporaryFolder.make("pushscript-watch")
         try FileManager.default.createDirectory(at: root.appendingPathComponent("rules"), withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: root.appendingPathComponent("tests"), withIntermediateDirectories: true)
     }
@@ -17,6 +18,15 @@ struct FixtureTree {
 
     func write(_ relative: String, _ text: String) throws {
         try Data(text.utf8).write(to: root.appendingPathComponent(relative))
+    }
+
+    /// `rules/app.lua` and `rules/other.lua`, each setting one of `titles`, and
+    /// `tests/a.fixture.json` and `tests/b.fixture.json` expecting them, named `names`.
+    func writeTwoScripts(titles: (String, String), names: (String, String)) throws {
+        try write("rules/app.lua", Self.script(title: titles.0))
+        try write("rules/other.lua", Self.script(title: titles.1))
+        try write("tests/a.fixture.json", Self.fixture(name: names.0, title: titles.0))
+        try write("tests/b.fixture.json", Self.fixture(name: names.1, script: "../rules/other.lua", title: titles.1))
     }
 
     /// Writes a temporary file and renames it over `relative`, as many editors save.
@@ -123,10 +133,7 @@ struct FixtureWatcherTests {
     @Test func affectedFixturesAreThoseUsingAChangedFileAndNewOnes() throws {
         let tree = try FixtureTree()
         defer { tree.remove() }
-        try tree.write("rules/app.lua", FixtureTree.script(title: "A"))
-        try tree.write("rules/other.lua", FixtureTree.script(title: "B"))
-        try tree.write("tests/a.fixture.json", FixtureTree.fixture(name: "a", title: "A"))
-        try tree.write("tests/b.fixture.json", FixtureTree.fixture(name: "b", script: "../rules/other.lua", title: "B"))
+        try tree.writeTwoScripts(titles: ("A", "B"), names: ("a", "b"))
         let before = WatchPlan.discover([tree.path("tests")])
         try tree.write("tests/c.fixture.json", FixtureTree.fixture(name: "c", title: "A"))
         let after = WatchPlan.discover([tree.path("tests")])
@@ -158,7 +165,7 @@ struct FixtureWatcherTests {
     }
 
     @Test func stoppingEndsTheChanges() async throws {
-        let watcher = try InotifyDirectoryWatcher()
+        let watcher = try PlatformDirectoryWatcher.make()
         watcher.stop()
         var changes = watcher.changes.makeAsyncIterator()
         #expect(await changes.next() == nil)
@@ -167,10 +174,7 @@ struct FixtureWatcherTests {
     @Test func loopRerunsOnEditRenameSaveNewFixtureAndBrokenScript() async throws {
         let tree = try FixtureTree()
         defer { tree.remove() }
-        try tree.write("rules/app.lua", FixtureTree.script(title: "Hello"))
-        try tree.write("rules/other.lua", FixtureTree.script(title: "Other"))
-        try tree.write("tests/a.fixture.json", FixtureTree.fixture(name: "greets", title: "Hello"))
-        try tree.write("tests/b.fixture.json", FixtureTree.fixture(name: "other", script: "../rules/other.lua", title: "Other"))
+        try tree.writeTwoScripts(titles: ("Hello", "Other"), names: ("greets", "other"))
         let watcher = try InotifyDirectoryWatcher(debounce: .milliseconds(50))
         let loop = FixtureWatcher(paths: [tree.path("tests")], runner: FixtureRunner(), watcher: watcher)
         let lines = LineCollector()

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import NotificationModel
 import ScriptHost
 import Testing
@@ -9,8 +10,7 @@ let onePixelPNG = [UInt8](Data(base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABC
 
 /// A file in a fresh temporary folder.
 func temporaryFile(_ name: String, _ bytes: [UInt8]) throws -> URL {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pushscript-tests-\(UUID().uuidString)", isDirectory: true)
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let folder = try TemporaryFolder.make("pushscript-tests")
     let file = folder.appendingPathComponent(name)
     try Data(bytes).write(to: file)
     return file

@@ -16,7 +16,7 @@ public struct FileChanges: Sendable, Hashable {
 /// one replaces the inode, and only the directory sees it) and reports what changed in them,
 /// a burst of events at a time.
 ///
-/// The seam between the watch loop and the platform: ``InotifyDirectoryWatcher`` on Linux.
+/// The seam between the watch loop and the platform: ``PlatformDirectoryWatcher`` picks one.
 public protocol DirectoryWatching: AnyObject, Sendable {
     /// Watches exactly these directories from now on (absolute, standardized paths);
     /// directories that do not exist are skipped.
@@ -35,4 +35,21 @@ public struct WatchError: Error, Sendable, CustomStringConvertible {
     /// An error.
     public init(message: String) { self.message = message }
     public var description: String { message }
+}
+
+/// The platform's ``DirectoryWatching``, chosen here and nowhere else: inotify on Linux.
+public enum PlatformDirectoryWatcher {
+    /// A watcher for this platform.
+    ///
+    /// - Throws: ``WatchError`` when the platform has no watcher or it cannot start; the
+    ///   message says which, and what would let it start.
+    public static func make() throws(WatchError) -> any DirectoryWatching {
+        #if os(Linux)
+        do { return try InotifyDirectoryWatcher() } catch {
+            throw WatchError(message: "\(error.message) (raise the inotify limits)")
+        }
+        #else
+        throw WatchError(message: "watching files is not built for this platform yet")
+        #endif
+    }
 }

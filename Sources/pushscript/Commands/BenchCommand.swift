@@ -6,7 +6,7 @@ import Synchronization
 enum BenchCommand: Command {
     static let name = "bench"
     static let summary = "latency and throughput of the pipeline for one payload"
-    static let usage = """
+    static let description = """
         usage: pushscript bench SCRIPT PAYLOAD [-n N] [--concurrency C] [--native RULE] [options]
 
         Delivers PAYLOAD through SCRIPT N times on one host, after a warm-up of up to 100
@@ -14,19 +14,17 @@ enum BenchCommand: Command {
         throughput, and how the deliveries ended. The options of 'pushscript run' apply.
         Figures from a debug build say little: build for release with
         'swift build -c release' and run '.build/release/pushscript bench SCRIPT PAYLOAD'.
-
-        options:
-          -n N                  deliveries to time (default 1000)
-          --concurrency C       deliveries in flight at once (default 1)
-          --native RULE         the same deliveries with a rule written in Swift in place of
-                                SCRIPT's didReceive, to measure the script layer itself:
-                                'noop' (changes nothing) or 'rewrite' (title from
-                                userInfo.headline, " (section)" added to the body,
-                                threadIdentifier from userInfo.section)
-        \(HostOptions.help())
-          --help                this help
         """
-    static let options = HostOptions.specs + [.value("-n"), .value("--concurrency"), .value("--native")]
+    static let count = PositiveOption("-n", "N", default: 1000, help: "deliveries to time")
+    static let concurrency = PositiveOption("--concurrency", "C", default: 1, help: "deliveries in flight at once")
+    static let native = Option(
+        "--native", "RULE",
+        help: "the same deliveries with a rule written in Swift in place of",
+        "SCRIPT's didReceive, to measure the script layer itself:",
+        "'noop' (changes nothing) or 'rewrite' (title from",
+        "userInfo.headline, \" (section)\" added to the body,",
+        "threadIdentifier from userInfo.section)")
+    static let options = [count.option, concurrency.option, native] + HostOptions.options()
 
     /// The rules `--native` names.
     static let nativeRules: [String: NativeRule] = [
@@ -39,12 +37,12 @@ enum BenchCommand: Command {
         },
     ]
 
-    static func run(_ a: ParsedArguments) async throws -> Int32 {
+    static func run(_ a: ParsedArguments) async throws -> ExitStatus {
         let input = try DeliveryInput(a, command: name)
-        let count = try a.value("-n").map { try HostOptions.positive($0, "-n", name) } ?? 1000
-        let concurrency = try a.value("--concurrency").map { try HostOptions.positive($0, "--concurrency", name) } ?? 1
+        let count = try a.positive(count)
+        let concurrency = try a.positive(concurrency)
         let (script, request) = (input.script, input.request)
-        let native = try a.value("--native").map { name throws(UsageError) -> NativeRule in
+        let native = try a.value(native).map { name throws(UsageError) -> NativeRule in
             guard let rule = nativeRules[name] else {
                 throw UsageError("pushscript bench: --native \(name) is not a rule; give noop or rewrite")
             }
@@ -67,12 +65,12 @@ enum BenchCommand: Command {
         let elapsed = ContinuousClock.now - start
 
         let report = BenchReport(samples: samples, elapsed: elapsed)
-        let what = a.value("--native").map { "the native rule \($0)" } ?? script.name
+        let what = a.value(Self.native).map { "the native rule \($0)" } ?? script.name
         print("bench: \(count) deliveries of \(what), concurrency \(concurrency), after \(warmUp) warm-up")
         print(report.latencyLine)
         print(report.throughputLine)
         print(report.outcomesLine)
-        return 0
+        return .success
     }
 
     /// Runs `count` deliveries, `concurrency` at a time; returns each one's latency and end.

@@ -7,7 +7,7 @@ import ScriptTesting
 enum CheckCommand: Command {
     static let name = "check"
     static let summary = "compile scripts, report missing handlers and unknown globals"
-    static let usage = """
+    static let description = """
         usage: pushscript check SCRIPT... [--lib DIR]
 
         Compiles each script as the host does (without running it) and reports, one line each:
@@ -26,21 +26,17 @@ enum CheckCommand: Command {
         1 warning'.
         Exit status: 0 no errors (warnings allowed), 1 an error was found, 2 a file cannot be
         read (named on standard error).
-
-        options:
-          --lib DIR             look for required modules in DIR after the script's folder (repeatable)
-          --help                this help
         """
-    static let options: [OptionSpec] = [.value("--lib", repeatable: true)]
+    static let options = [HostOptions.lib.withHelp("look for required modules in DIR after the script's folder (repeatable)")]
 
-    static func run(_ a: ParsedArguments) async throws -> Int32 {
+    static func run(_ a: ParsedArguments) async throws -> ExitStatus {
         guard !a.positionals.isEmpty else {
             throw UsageError("pushscript check: give at least one script file; run 'pushscript check --help'")
         }
         let checker: ScriptChecker
         do { checker = try await ScriptChecker.forHost() } catch {
             printError("pushscript check: cannot read the sandbox's globals: \(error.message)")
-            return 2
+            return .usageError
         }
         let libraries = try HostOptions.libraryDirectories(a, command: name)
         var checked: Set<String> = []
@@ -77,7 +73,7 @@ enum CheckCommand: Command {
         }
         fflush(nil)
         printError(summary.line)
-        return summary.unreadable > 0 ? 2 : (summary.errors > 0 ? 1 : 0)
+        return summary.exitStatus
     }
 
     /// A module file's path as printed: relative to the current folder when it is inside it.

@@ -6,7 +6,7 @@ import ScriptTesting
 enum LintCommand: Command {
     static let name = "lint"
     static let summary = "check payloads against the APNs and iOS rules"
-    static let usage = """
+    static let description = """
         usage: pushscript lint PAYLOAD...
 
         Checks each payload (.json, or .apns by its extension) as APNs and iOS would: its
@@ -18,13 +18,10 @@ enum LintCommand: Command {
         1 warning'.
         Exit status: 0 no errors (warnings allowed), 1 an error was found, 2 a file cannot
         be read (named on standard error).
-
-        options:
-          --help                this help
         """
-    static let options: [OptionSpec] = []
+    static let options: [Option] = []
 
-    static func run(_ a: ParsedArguments) async throws -> Int32 {
+    static func run(_ a: ParsedArguments) async throws -> ExitStatus {
         guard !a.positionals.isEmpty else {
             throw UsageError("pushscript lint: give at least one payload file; run 'pushscript lint --help'")
         }
@@ -43,6 +40,6 @@ enum LintCommand: Command {
         }
         fflush(nil)
         printError(summary.line)
-        return summary.unreadable > 0 ? 2 : (summary.errors > 0 ? 1 : 0)
+        return summary.exitStatus
     }
 }

@@ -7,7 +7,7 @@ import ScriptTesting
 enum PreviewCommand: Command {
     static let name = "preview"
     static let summary = "draw the delivered notification as one HTML file"
-    static let usage = """
+    static let description = """
         usage: pushscript preview SCRIPT PAYLOAD --out FILE.html [options]
 
         Runs SCRIPT's didReceive on PAYLOAD as 'pushscript run' does and writes one
@@ -17,18 +17,13 @@ enum PreviewCommand: Command {
         scripts/preview-screenshot turns the file into a PNG.
         Exit status: 0 completed, 3 fallback, 2 usage error, unreadable input or an --out
         file that cannot be written.
-
-        options:
-          --out FILE.html       where to write the page (required)
-        \(HostOptions.help())
-        \(AttachmentFolder.help)
-          --help                this help
         """
-    static let options: [OptionSpec] = HostOptions.specs + [.value("--out"), AttachmentFolder.spec]
+    static let out = Option("--out", "FILE.html", help: "where to write the page (required)")
+    static let options = [out] + HostOptions.options() + [AttachmentFolder.option]
 
-    static func run(_ a: ParsedArguments) async throws -> Int32 {
+    static func run(_ a: ParsedArguments) async throws -> ExitStatus {
         let input = try DeliveryInput(a, command: name)
-        guard let out = a.value("--out"), !out.isEmpty else {
+        guard let out = a.value(out), !out.isEmpty else {
             throw UsageError("pushscript preview: give --out FILE.html, the page to write")
         }
         let (script, request) = (input.script, input.request)
@@ -47,10 +42,10 @@ enum PreviewCommand: Command {
             try Data(preview.html().utf8).write(to: URL(fileURLWithPath: out))
         } catch {
             printError("pushscript preview: cannot write \(out); check that its folder exists and is writable")
-            return 2
+            return .usageError
         }
         print("wrote \(out) (\(result.outcome.rawValue)\(result.suppressed ? ", suppressed" : ""))")
         if let note = attachments.note(for: result, command: name) { printError(note) }
-        return result.outcome == .completed ? 0 : 3
+        return result.outcome == .completed ? .success : .fallbackDelivered
     }
 }

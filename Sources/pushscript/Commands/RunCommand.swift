@@ -5,22 +5,17 @@ import ScriptHost
 enum RunCommand: Command {
     static let name = "run"
     static let summary = "deliver one payload through a script, print the result JSON"
-    static let usage = """
+    static let description = """
         usage: pushscript run SCRIPT PAYLOAD [options]
 
         Runs SCRIPT's didReceive on PAYLOAD (.json, or .apns with its Simulator Target Bundle)
         and prints the delivered result as JSON. Exit status: 0 completed, 3 fallback,
         2 usage error or unreadable/invalid input. Attachment files are removed at exit
         unless --attachments DIR keeps them (standard error says which).
-
-        options:
-        \(HostOptions.help())
-        \(AttachmentFolder.help)
-          --help                this help
         """
-    static let options = HostOptions.specs + [AttachmentFolder.spec]
+    static let options = HostOptions.options() + [AttachmentFolder.option]
 
-    static func run(_ a: ParsedArguments) async throws -> Int32 {
+    static func run(_ a: ParsedArguments) async throws -> ExitStatus {
         let input = try DeliveryInput(a, command: name)
         let attachments = try AttachmentFolder(a, command: name)
         defer { attachments.remove() }
@@ -30,6 +25,6 @@ enum RunCommand: Command {
         let result = await host.deliver(input.request, script: .script(input.script))
         standardOutput(result.prettyJSONBytes())
         if let note = attachments.note(for: result, command: name) { printError(note) }
-        return result.outcome == .completed ? 0 : 3
+        return result.outcome == .completed ? .success : .fallbackDelivered
     }
 }

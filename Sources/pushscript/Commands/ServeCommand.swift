@@ -5,7 +5,7 @@ import ScriptHost
 enum ServeCommand: Command {
     static let name = "serve"
     static let summary = "a long-running host: JSON lines in, results out"
-    static let usage = """
+    static let description = """
         usage: pushscript serve --scripts DIR [options]
 
         Reads one request per line on standard input and writes one answer per line on standard
@@ -30,38 +30,30 @@ enum ServeCommand: Command {
         \(AttachmentRetention.maximumResults) most recent results that have any, \(AttachmentRetention.maximumBytes >> 20) MiB at most together (the oldest
         are removed first), and removes that folder when it ends: at the end of input, on
         SIGINT and on SIGTERM.
-
-        options:
-          --scripts DIR         the folder of <bundle-id>.lua scripts (required)
-          --concurrency N       requests read ahead of the answers (default 16)
-        \(AttachmentFolder.help)
-        \(HostOptions.help(app: "the app of requests that name none"))
-          --help                this help
         """
-    static let options = HostOptions.specs + [.value("--scripts"), .value("--concurrency"), AttachmentFolder.spec]
+    static let scripts = Option("--scripts", "DIR", help: "the folder of <bundle-id>.lua scripts (required)")
+    static let concurrency = PositiveOption("--concurrency", "N", default: 16, help: "requests read ahead of the answers")
+    static let options = [scripts, concurrency.option, AttachmentFolder.option] + HostOptions.options(app: "the app of requests that name none")
 
-    static func run(_ a: ParsedArguments) async throws -> Int32 {
+    static func run(_ a: ParsedArguments) async throws -> ExitStatus {
         if let extra = a.positionals.first {
             throw UsageError("pushscript serve: unexpected argument '\(extra)'; give the scripts folder with --scripts DIR")
         }
-        guard let path = a.value("--scripts") else {
+        guard let path = a.value(scripts) else {
             throw UsageError("pushscript serve: --scripts DIR is missing; give the folder that holds the <bundle-id>.lua scripts")
         }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw UsageError("pushscript serve: --scripts \(path) is not a folder; give the folder that holds the <bundle-id>.lua scripts")
-        }
-        let window = try a.value("--concurrency").map { try HostOptions.positive($0, "--concurrency", name) } ?? 16
+        let folder = try FolderArgument.existing(path, scripts, command: name, give: "the folder that holds the <bundle-id>.lua scripts")
+        let window = try a.positive(concurrency)
         var configuration = try HostOptions.configuration(a, command: name)
         let attachments = try AttachmentFolder(a, command: name)
         defer { attachments.remove() }
         configuration.attachmentDirectory = attachments.url
         let retention = attachments.isOwned ? AttachmentRetention() : nil
         let host = ScriptHost(configuration: configuration)
-        let scripts = ScriptDirectory(URL(fileURLWithPath: path, isDirectory: true), memoryLimit: configuration.limits.memoryBytes) { event in
+        let scripts = ScriptDirectory(folder, memoryLimit: configuration.limits.memoryBytes) { event in
             if let line = message(for: event) { printError(line) }
         }
-        let defaultApp = a.value("--app")
+        let defaultApp = a.value(HostOptions.app)
         let reader = LineReader(window: window)
         let output = OrderedOutput(written: { reader.release() })
         let order = AppOrder()
@@ -88,7 +80,7 @@ enum ServeCommand: Command {
                 }
             }
         }
-        return 0
+        return .success
     }
 
     /// The line on standard error for what the scripts folder reports, if any.

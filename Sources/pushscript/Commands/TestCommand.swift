@@ -6,20 +6,19 @@ import Synchronization
 enum TestCommand: Command {
     static let name = "test"
     static let summary = "run the fixtures under the paths"
-    static let usage = """
+    static let description = """
         usage: pushscript test PATH... [--filter TEXT]
 
         Runs every *.fixture.json under the paths: the fixtures of one folder in file-name
         order through one host. Prints PASS or FAIL per fixture, then 'N passed, N failed'.
         Exit status: 0 all passed, 1 a fixture failed, 2 a fixture file is malformed.
-
-        options:
-          --filter TEXT         only the fixtures whose name or path contains TEXT
-          --help                this help
         """
-    static let options: [OptionSpec] = [.value("--filter")]
+    static let options = [filter]
 
-    static func run(_ a: ParsedArguments) async throws -> Int32 {
+    /// `--filter`, which `watch` takes too.
+    static let filter = Option("--filter", "TEXT", help: "only the fixtures whose name or path contains TEXT")
+
+    static func run(_ a: ParsedArguments) async throws -> ExitStatus {
         guard !a.positionals.isEmpty else {
             throw UsageError("pushscript test: give at least one fixture file or folder; run 'pushscript test --help'")
         }
@@ -27,7 +26,7 @@ enum TestCommand: Command {
         do { folders = try FixtureDiscovery.folders(under: a.positionals) } catch {
             throw UsageError("pushscript test: \(error.path): \(error.problem)")
         }
-        let runner = FixtureRunner(filter: a.value("--filter"))
+        let runner = FixtureRunner(filter: a.value(filter))
         let malformed = Mutex<[String]>([])
         let summary = await runner.run(folders) { result in
             print(result.report)
@@ -42,6 +41,6 @@ enum TestCommand: Command {
             printError("pushscript test: \(files.count) \(noun) malformed (\(files.joined(separator: ", "))); the ERROR lines say what to fix")
         }
         print(summary.line)
-        return summary.exitStatus
+        return ExitStatus(rawValue: summary.exitStatus) ?? .usageError
     }
 }

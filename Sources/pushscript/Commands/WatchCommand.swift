@@ -6,7 +6,7 @@ import ScriptTesting
 enum WatchCommand: Command {
     static let name = "watch"
     static let summary = "rerun fixtures whenever a script or fixture changes"
-    static let usage = """
+    static let description = """
         usage: pushscript watch PATH... [--filter TEXT]
 
         Runs every *.fixture.json under the paths, as 'pushscript test' does, then watches the
@@ -15,33 +15,24 @@ enum WatchCommand: Command {
         which shares one host), and a new fixture file runs when it appears. Each round prints
         the touched fixtures' PASS/FAIL lines and then the whole suite's 'N passed, N failed'.
         A script that breaks only fails its fixtures; watching goes on until Ctrl-C.
-
-        options:
-          --filter TEXT         only the fixtures whose name or path contains TEXT
-          --help                this help
         """
-    static let options: [OptionSpec] = [.value("--filter")]
+    static let options = [TestCommand.filter]
 
-    static func run(_ a: ParsedArguments) async throws -> Int32 {
+    static func run(_ a: ParsedArguments) async throws -> ExitStatus {
         guard !a.positionals.isEmpty else {
             throw UsageError("pushscript watch: give at least one fixture file or folder; run 'pushscript watch --help'")
         }
         do { _ = try FixtureDiscovery.folders(under: a.positionals) } catch {
             throw UsageError("pushscript watch: \(error.path): \(error.problem)")
         }
-        #if os(Linux)
-        let watcher: InotifyDirectoryWatcher
-        do { watcher = try InotifyDirectoryWatcher() } catch {
-            printError("pushscript watch: \(error.message); raise the inotify limits or use 'pushscript test'")
-            return 2
+        let watcher: any DirectoryWatching
+        do { watcher = try PlatformDirectoryWatcher.make() } catch {
+            printError("pushscript watch: \(error.message); use 'pushscript test'")
+            return .usageError
         }
         printError("pushscript watch: watching \(a.positionals.joined(separator: " ")); press Ctrl-C to stop")
-        let loop = FixtureWatcher(paths: a.positionals, runner: FixtureRunner(filter: a.value("--filter")), watcher: watcher)
+        let loop = FixtureWatcher(paths: a.positionals, runner: FixtureRunner(filter: a.value(TestCommand.filter)), watcher: watcher)
         await loop.run(output: { print($0) }, flush: { fflush(nil) })
-        return 0
-        #else
-        printError("pushscript watch: watching files is not built for this platform yet; use 'pushscript test'")
-        return 2
-        #endif
+        return .success
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import MediaDownloader
 import Testing
 
@@ -8,9 +9,7 @@ struct AttachmentDirectory {
     let url: URL
 
     init() throws {
-        url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("MediaDownloaderTests-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        url = try TemporaryFolder.make("MediaDownloaderTests")
     }
 
     var fileNames: [String] {

@@ -1,38 +1,13 @@
 import Foundation
+import TestSupport
 import Synchronization
 
 /// A running `pushscript serve` that a test talks to line by line.
 final class ServeSession: Sendable {
     private let process: Process
     private let input: FileHandle
-    private let stdoutLines = Lines()
-    private let stderrLines = Lines()
-
-    /// Collects the lines a pipe delivers, on a thread of its own.
-    final class Lines: Sendable {
-        private let state = Mutex<(lines: [String], partial: [UInt8], closed: Bool)>(([], [], false))
-
-        func read(_ handle: FileHandle) {
-            Thread {
-                while true {
-                    let data = handle.availableData
-                    let closed = data.isEmpty
-                    self.state.withLock { s in
-                        s.partial += data
-                        while let newline = s.partial.firstIndex(of: 0x0A) {
-                            s.lines.append(String(decoding: s.partial[..<newline], as: UTF8.self))
-                            s.partial.removeSubrange(...newline)
-                        }
-                        if closed { s.closed = true }
-                    }
-                    if closed { return }
-                }
-            }.start()
-        }
-
-        var all: [String] { state.withLock { $0.lines } }
-        var isClosed: Bool { state.withLock { $0.closed } }
-    }
+    private let stdoutLines = LineCollector()
+    private let stderrLines = LineCollector()
 
     /// Starts `pushscript serve arguments...`, with `environment` over the test runner's.
     init(_ arguments: [String], environment: [String: String] = [:]) throws {

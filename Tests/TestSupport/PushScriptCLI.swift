@@ -2,37 +2,38 @@ import Foundation
 import Synchronization
 
 /// What a run of `pushscript` left.
-struct CLIOutput: CustomStringConvertible {
-    let status: Int32
-    let stdout: String
-    let stderr: String
+public struct CLIOutput: Sendable, CustomStringConvertible {
+    public let status: Int32
+    public let stdout: String
+    public let stderr: String
 
     /// Standard output's lines, empty ones left out.
-    var lines: [String] { stdout.split(separator: "\n").map(String.init) }
+    public var lines: [String] { stdout.split(separator: "\n").map(String.init) }
 
     /// Standard error's lines.
-    var errorLines: [String] { stderr.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init) }
+    public var errorLines: [String] { stderr.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init) }
 
-    var description: String { "exit \(status)\n--- stdout\n\(stdout)--- stderr\n\(stderr)" }
+    public var description: String { "exit \(status)\n--- stdout\n\(stdout)--- stderr\n\(stderr)" }
 }
 
 /// Runs the built `pushscript` binary.
-enum CLI {
-    /// The binary: SwiftPM builds it beside the test runner, since this target depends on it.
-    static let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("pushscript")
+public enum CLI {
+    /// The binary: SwiftPM builds it beside the test runner of a test target that depends on it.
+    public static let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("pushscript")
 
     /// Runs `pushscript arguments...` (or `executable`) with `stdin` as its input, in
     /// `directory`, with `environment` over the test runner's; kills it after `timeout`.
-    static func run(
+    public static func run(
         _ arguments: [String], stdin: String = "", in directory: URL? = nil, environment: [String: String] = [:],
         timeout: Duration = .seconds(120), executable: URL = binary
     ) async throws -> CLIOutput {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("pushscript-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        let inURL = scratch.appendingPathComponent("in")
-        let outURL = scratch.appendingPathComponent("out")
-        let errURL = scratch.appendingPathComponent("err")
+        guard FileManager.default.isExecutableFile(atPath: executable.path) else {
+            throw MissingBinary(path: executable.path)
+        }
+        let streams = try TemporaryFolder("pushscript-cli")
+        let inURL = streams.file("in")
+        let outURL = streams.file("out")
+        let errURL = streams.file("err")
         try Data(stdin.utf8).write(to: inURL)
         _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
         _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
@@ -59,9 +60,17 @@ enum CLI {
             stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
     }
 
+    /// The commands `pushscript --help` lists.
+    public static func listedCommands() async throws -> [String] {
+        let out = try await run(["--help"])
+        let lines = out.stdout.split(separator: "\n").map(String.init)
+        guard let start = lines.firstIndex(of: "commands:") else { return [] }
+        return lines[(start + 1)...].prefix { $0.hasPrefix("  ") }.compactMap { $0.split(separator: " ").first.map(String.init) }
+    }
+
     /// Starts `process` and waits for its exit without holding a thread; terminates it after
     /// `timeout` (status -1 then).
-    static func runToEnd(_ process: Process, timeout: Duration) async throws -> Int32 {
+    public static func runToEnd(_ process: Process, timeout: Duration) async throws -> Int32 {
         let state = ExitWait()
         @Sendable func finish(_ result: Result<Int32, any Error>) {
             let continuation = state.withLock { s in
@@ -104,4 +113,10 @@ private final class ExitWait: Sendable {
     func withLock<T>(_ body: (inout (continuation: CheckedContinuation<Int32, any Error>?, timedOut: Bool)) -> T) -> T {
         state.withLock { body(&$0) }
     }
+}
+
+/// The binary is not where a test looks for it.
+public struct MissingBinary: Error, CustomStringConvertible {
+    public let path: String
+    public var description: String { "no pushscript binary at \(path); build the package first" }
 }

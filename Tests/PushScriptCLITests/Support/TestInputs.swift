@@ -1,37 +1,34 @@
 import Foundation
-
-/// A scratch folder for one test's scripts, payloads and media, removed when the test ends.
-final class Scratch {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("pushscript-cli-test-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(at: url) }
-
-    /// Writes `text` to `name` in the folder and returns its path.
-    @discardableResult
-    func write(_ name: String, _ text: String) throws -> String {
-        try write(name, Data(text.utf8))
-    }
-
-    /// Writes `data` to `name` in the folder and returns its path.
-    @discardableResult
-    func write(_ name: String, _ data: Data) throws -> String {
-        let file = url.appendingPathComponent(name)
-        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try data.write(to: file)
-        return file.path
-    }
-
-    /// The path of `name` in the folder.
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-}
+import TestSupport
 
 /// A payload with a title and body, mutable content.
 let plainPayload = #"{"aps": {"alert": {"title": "original", "body": "original"}, "mutable-content": 1}}"#
+
+/// A fresh folder holding a script, `rules.lua`, with `source`, and `p.json`, ``plainPayload``.
+func scriptAndPayload(_ source: String) throws -> ScriptAndPayload {
+    let folder = try TemporaryFolder()
+    return ScriptAndPayload(folder: folder, script: try folder.write("rules.lua", source), payload: try folder.write("p.json", plainPayload))
+}
+
+/// A folder with a script and a payload, removed when the last reference to it goes.
+struct ScriptAndPayload {
+    let folder: TemporaryFolder
+    /// The script's path.
+    let script: String
+    /// The payload's path.
+    let payload: String
+
+    /// Writes `text` to `name` in the folder and returns its path.
+    @discardableResult
+    func write(_ name: String, _ text: String) throws -> String { try folder.write(name, text) }
+    /// Writes `data` to `name` in the folder and returns its path.
+    @discardableResult
+    func write(_ name: String, _ data: Data) throws -> String { try folder.write(name, data) }
+    /// The path of `name` in the folder.
+    func path(_ name: String) -> String { folder.path(name) }
+    /// The folder's URL.
+    var url: URL { folder.url }
+}
 
 /// The smallest file the type sniffing takes for a JPEG.
 let jpegBytes = Data([0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10, 0x4A, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00, 0xFF, 0xD9])
@@ -65,7 +62,7 @@ func keysInOrder(_ pretty: String, indent: Int, under parent: String? = nil) -> 
 /// A fresh folder in the temporary directory holding `files` (relative path → text), for a
 /// command run in it with relative paths.
 func folder(_ files: [String: String]) throws -> URL {
-    let root = FileManager.default.temporaryDirectory.appendingPathComponent("pushscript-cli-\(UUID().uuidString)", isDirectory: true)
+    let root = try TemporaryFolder.make("pushscript-cli")
     for (path, text) in files {
         let file = root.appendingPathComponent(path)
         try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
