@@ -434,6 +434,48 @@ system("alibaba", {
   end,
 })
 
+-- Delivery receipts: what a provider's own extension posts to confirm that the notification
+-- arrived, from the payload and what the app gives in `options.receipts.<provider>` (ids the
+-- payload does not carry). Each returns `{url=, method=, body=, headers=}` or nil and why not.
+local receipts = {}
+local function need(o, provider, ...)
+  for i = 1, select("#", ...) do
+    local key = select(i, ...)
+    if not text(o[key]) then return "options.receipts." .. provider .. "." .. key .. " is not given" end
+  end
+end
+-- OneSignal's OneSignalReceiveReceiptsController: PUT notifications/<id>/report_received.
+receipts.onesignal = function(info, o)
+  local id = text(field(oneSignalData(info), "i"))
+  if not id then return nil, "the payload has no notification id" end
+  local missing = need(o, "onesignal", "appId")
+  if missing then return nil, missing end
+  return { method = "PUT", url = "https://api.onesignal.com/notifications/" .. id .. "/report_received",
+           body = { app_id = o.appId, player_id = text(o.subscriptionId) or json.null, device_type = 0 } }
+end
+-- Customer.io's RichPushDeliveryTracker: the "delivered" metric as a "Report Delivery Event",
+-- with the CDP API key as Basic authorization.
+receipts.customerio = function(info, o)
+  local id = text(info["CIO-Delivery-ID"])
+  if not id then return nil, "the payload has no CIO-Delivery-ID" end
+  local missing = need(o, "customerio", "cdpApiKey", "deviceToken")
+  if missing then return nil, missing end
+  local host = (o.region == "eu") and "https://cdp-eu.customer.io" or "https://cdp.customer.io"
+  return { url = host .. "/v1/track", headers = { Authorization = "Basic " .. base64.encode(o.cdpApiKey .. ":") },
+           body = { anonymousId = id, event = "Report Delivery Event",
+                    properties = { recipient = o.deviceToken, metric = "delivered", deliveryId = id } } }
+end
+-- Pushwoosh's PWNotificationExtensionManager: messageDeliveryEvent with the message hash `p`.
+receipts.pushwoosh = function(info, o)
+  local hash = text(info.p)
+  if not hash then return nil, "the payload has no message hash (p)" end
+  local missing = need(o, "pushwoosh", "appCode", "hwid")
+  if missing then return nil, missing end
+  local request = { application = o.appCode, hwid = o.hwid, hash = hash, device_type = 1 }
+  if text(o.userId) then request.userId = o.userId end
+  return { url = "https://cp.pushwoosh.com/json/1.3/messageDeliveryEvent", body = { request = request } }
+end
+
 --- The provider whose payload `userInfo` is, in lower case, or nil.
 function providers.detect(userInfo)
   if not isTable(userInfo) then return nil end
@@ -544,6 +586,32 @@ local function applyText(sys, info, content)
   log.debug("%s: text replaced", sys.name)
 end
 
+local function applyReceipt(sys, info, content, options)
+  local make = receipts[sys.name]
+  if not make then return end
+  if not options.receipts then
+    log.debug("%s: delivery receipt not sent: not asked (options.receipts)", sys.name)
+    return
+  end
+  local given = isTable(options.receipts) and options.receipts[sys.name] or {}
+  local receipt, why = make(info, isTable(given) and given or {})
+  if not receipt then
+    log.debug("%s: delivery receipt not sent: %s", sys.name, why)
+    return
+  end
+  local status, answer = http.post(receipt.url, json.encode(receipt.body),
+    { method = receipt.method, headers = receipt.headers, timeout = options.receiptTimeout or 3 })
+  if status == nil and answer:find("^not allowed: the host does not allow") then
+    log.debug("%s: delivery receipt not sent: %s", sys.name, answer)
+  elseif status == nil then
+    log.warn("%s: delivery receipt failed: %s", sys.name, answer)
+  elseif status >= 300 then
+    log.warn("%s: delivery receipt answered %d", sys.name, status)
+  else
+    log.debug("%s: delivery receipt sent (%d)", sys.name, status)
+  end
+end
+
 local function step(name, sys, f, ...)
   local ok, err = pcall(f, sys, ...)
   if not ok then log.warn("%s: %s failed: %s", sys.name, name, tostring(err)) end
@@ -565,6 +633,8 @@ function providers.apply(request, content, options)
   if options.buttons ~= false then step("buttons", sys, applyButtons, info, content) end
   if options.badge ~= false then step("badge", sys, applyBadge, info, content, options) end
   if options.media ~= false then step("media", sys, applyMedia, info, content, options) end
+  -- last, so that a slow receipt server never holds the rest
+  step("receipt", sys, applyReceipt, info, content, options)
   return name
 end
 
