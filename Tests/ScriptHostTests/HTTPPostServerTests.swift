@@ -88,4 +88,20 @@ import Testing
         #expect(ContinuousClock.now - start < .seconds(2))
         server.stop()
     }
+
+    /// The response is a Lua string of the script's state: its bytes count against the memory
+    /// limit like any the script makes. Under the same limit a small answer fits and a 64 KB one
+    /// does not (a state and this script take about 40 KB; with a 64 KB answer they need about
+    /// 110 KB).
+    @Test func theResponseBytesAreChargedToTheScriptsMemory() async throws {
+        let source = #"function didReceive(r, c) local s, b = http.post("\#(Self.receipt)", "{}") c.title = tostring(s) .. "|" .. #b end"#
+        let limits = ScriptLimits(cpuTime: .milliseconds(500), memoryBytes: 75_000, time: .seconds(5))
+        let small = try PostTestServer { _ in PostTestAnswer(body: [UInt8](repeating: 0x79, count: 16)) }
+        let fits = try await deliver(source, to: small, limits: limits)
+        #expect(fits.content.title == "200|16")
+        let large = try PostTestServer { _ in PostTestAnswer(body: [UInt8](repeating: 0x79, count: 65536)) }
+        let charged = try await deliver(source, to: large, limits: limits)
+        #expect(charged.outcome == .fallback)
+        #expect(charged.reason?.kind == .memory)
+    }
 }
