@@ -291,7 +291,8 @@ system("moengage", {
 })
 
 -- Klaviyo: `body._k`; `rich-media` (with `rich-media-type`); `body.action_buttons`
--- `{id=, label=}` become the category `com.klaviyo.dynamic.<_k>`.
+-- `{id=, label=}` become the category `com.klaviyo.dynamic.<_k>`; `badge_config` and
+-- `badge_value` count the badge.
 system("klaviyo", {
   detect = function(info) return text(field(info, "body", "_k")) ~= nil end,
   media = function(info)
@@ -310,6 +311,19 @@ system("klaviyo", {
     end
     if #actions == 0 then return nil end
     return { identifier = "com.klaviyo.dynamic." .. info.body._k, actions = reversedWhenTwo(actions) }
+  end,
+  -- KlaviyoExtensionSDK's handleBadge: `badge_config` "increment_one" adds one to the stored
+  -- count; "set_count" and "set_property" set it to `badge_value`; any other value does nothing.
+  badge = function(info)
+    local config = info.badge_config
+    if config == nil then return nil end
+    if config == "increment_one" then return { increment = 1 } end
+    if config == "set_count" or config == "set_property" then
+      local value = integer(info.badge_value)
+      if not value or value < 0 then return nil, "badge_config " .. config .. " without an integer badge_value >= 0" end
+      return { set = value }
+    end
+    return nil, "badge_config '" .. tostring(config) .. "' is not increment_one, set_count or set_property"
   end,
 })
 
