@@ -112,6 +112,22 @@ system("onesignal", {
 -- Airship: `com.urbanairship.media_attachment` with `url` (one or a list), `options` (`crop`,
 -- `time`, `hidden`) and `content` (the text to show instead).
 local AIRSHIP = "com.urbanairship.media_attachment"
+-- {identifier, title, "fg" (opens the app) or "bg" (in the background, authentication
+-- required), destructive}
+local airshipCategories = {
+  ua_yes_no_foreground = { { "yes", "Yes", "fg" }, { "no", "No", "bg" } },
+  ua_yes_no_background = { { "yes", "Yes", "bg" }, { "no", "No", "bg" } },
+  ua_shop_now = { { "shop_now", "Shop Now", "fg" } },
+  ua_buy_now = { { "buy_now", "Buy Now", "fg" } },
+  ua_follow = { { "follow", "Follow", "bg" } },
+  ua_unfollow = { { "unfollow", "Unfollow", "bg", true } },
+  ua_opt_in = { { "opt_in", "Opt-in", "bg" } },
+  ua_opt_out = { { "opt_out", "Opt-out", "bg", true } },
+  ua_remind_me_later = { { "remind", "Remind Me Later", "bg" } },
+  ua_share = { { "share", "Share", "fg" } },
+  ua_accept_decline_foreground = { { "accept", "Accept", "fg" }, { "decline", "Decline", "bg" } },
+  ua_accept_decline_background = { { "accept", "Accept", "bg" }, { "decline", "Decline", "bg" } },
+}
 system("airship", {
   detect = function(info)
     return info[AIRSHIP] ~= nil or info["com.urbanairship.metadata"] ~= nil
@@ -136,6 +152,21 @@ system("airship", {
       if text(url) then list[#list + 1] = { url = url, identifier = "airship-" .. i, options = options } end
     end
     return list
+  end,
+  -- the interactive type arrives as `aps.category`; Airship's SDK registers its predefined
+  -- `ua_*` categories at launch (UAUserNotificationCategories, with authentication required)
+  buttons = function(info, content)
+    local set = airshipCategories[content.categoryIdentifier]
+    if not set or categories.has(content.categoryIdentifier) then return nil end
+    local actions = {}
+    for i, a in ipairs(set) do
+      local options = {}
+      if a[3] == "fg" then options[#options + 1] = "foreground" end
+      if a[4] then options[#options + 1] = "destructive" end
+      if a[3] == "bg" then options[#options + 1] = "authenticationRequired" end
+      actions[i] = { identifier = a[1], title = a[2], options = options }
+    end
+    return { identifier = content.categoryIdentifier, actions = actions }
   end,
   text = function(info)
     local c = field(info, AIRSHIP, "content")
