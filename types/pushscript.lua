@@ -361,7 +361,9 @@ function require(name) end
 http = {}
 
 ---@class PostOptions
+---@field method? "POST"|"PUT" Default "POST".
 ---@field contentType? string Default "application/json".
+---@field headers? table<string, string> At most 16, one line each; not Host, Content-Length, Content-Type, Cookie.
 ---@field timeout? number Seconds > 0; never past the request's deadline.
 
 ---Posts `body` (at most 64 KB) to an `https` URL of an allowed host; no redirects, within the

@@ -81,14 +81,19 @@ extension DeliveryResult {
 }
 
 extension PostRecord {
-    /// `{"method": "POST", "url": …, "contentType": …, "body": …}`; a body that is JSON is given
-    /// as its value, so that a fixture can match it as a subset.
+    /// `{"method": "POST", "url": …, "contentType": …, "headers": {…}, "body": …}` (`headers`
+    /// when the script added some); a body that is JSON is given as its value, so that a fixture
+    /// can match it as a subset.
     public var jsonValue: JSONValue {
         let parsed = (try? JSONValue(jsonData: Data(body.utf8))).flatMap { value -> JSONValue? in
             if case .object = value { return value }
             if case .array = value { return value }
             return nil
         }
-        return .object(["method": .string("POST"), "url": .string(url), "contentType": .string(contentType), "body": parsed ?? .string(body)])
+        var object: [String: JSONValue] = [
+            "method": .string(method), "url": .string(url), "contentType": .string(contentType), "body": parsed ?? .string(body),
+        ]
+        if !headers.isEmpty { object["headers"] = .object(headers.mapValues { .string($0) }) }
+        return .object(object)
     }
 }

@@ -9,6 +9,7 @@ final class HostServices: Sendable {
     let executor: SandboxExecutor
     let hooks = Mutex<[String: Hook]>([:])
     private let networkBox = Mutex<URLSessionTransport?>(nil)
+    private let postRouteBox = Mutex<(@Sendable (URL) -> URL)?>(nil)
 
     init(configuration: HostConfiguration, executor: SandboxExecutor) {
         self.configuration = configuration
@@ -23,6 +24,14 @@ final class HostServices: Sendable {
             box = transport
             return transport
         }
+    }
+
+    /// Where `http.post` sends a URL that passed its policy: nil (the URL itself) except in the
+    /// host's own tests, which route posts to a server on 127.0.0.1. Internal: neither scripts,
+    /// the configuration nor the command line can set it.
+    var postRoute: (@Sendable (URL) -> URL)? {
+        get { postRouteBox.withLock { $0 } }
+        set { postRouteBox.withLock { $0 = newValue } }
     }
 
     /// The downloader for a request: its media answers first, then the network unless offline;

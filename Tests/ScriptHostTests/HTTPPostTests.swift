@@ -103,6 +103,23 @@ import Testing
         let table = try await deliver(#"function didReceive(r, c) http.post("\#(Self.receipt)", {a = 1}) end"#)
         #expect(table.reason?.message == "rules.lua:1: bad argument #2 to 'post' (string expected, got table); encode a table with json.encode")
         let option = try await deliver(#"function didReceive(r, c) http.post("\#(Self.receipt)", "", {retries = 3}) end"#)
-        #expect(option.reason?.message == "rules.lua:1: bad argument #3 to 'post' (unknown option 'retries'; it takes contentType, timeout)")
+        #expect(option.reason?.message == "rules.lua:1: bad argument #3 to 'post' (unknown option 'retries'; it takes method, contentType, headers, timeout)")
+        let method = try await deliver(#"function didReceive(r, c) http.post("\#(Self.receipt)", "", {method = "GET"}) end"#)
+        #expect(method.reason?.message == #"rules.lua:1: bad argument #3 to 'post' (method must be "POST" or "PUT")"#)
+        let host = try await deliver(#"function didReceive(r, c) http.post("\#(Self.receipt)", "", {headers = {Host = "evil.net"}}) end"#)
+        #expect(host.reason?.message == "rules.lua:1: bad argument #3 to 'post' (the Host header is set by the host)")
+        let split = try await deliver(#"function didReceive(r, c) http.post("\#(Self.receipt)", "", {headers = {["X-A"] = "1\r\nHost: evil"}}) end"#)
+        #expect(split.reason?.message == "rules.lua:1: bad argument #3 to 'post' (the value of header X-A must be one line)")
+        let name = try await deliver(#"function didReceive(r, c) http.post("\#(Self.receipt)", "", {headers = {["X A"] = "1"}}) end"#)
+        #expect(name.reason?.message == "rules.lua:1: bad argument #3 to 'post' (header name 'X A' is not a token; use letters, digits and '-')")
+    }
+
+    @Test func aPutWithHeadersIsRecordedAsSuch() async throws {
+        let result = try await deliver(posting(Self.receipt, options: #"{method = "PUT", headers = {Authorization = "Basic a2V5Og=="}}"#))
+        #expect(result.content.title == #"202|{"ok":true}"#)
+        #expect(result.jsonValue.objectValue?["posts"] == .array([.object([
+            "method": .string("PUT"), "url": .string(Self.receipt), "contentType": .string("application/json"),
+            "headers": .object(["Authorization": .string("Basic a2V5Og==")]), "body": .object([:]),
+        ])]))
     }
 }

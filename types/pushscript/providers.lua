@@ -24,6 +24,14 @@
 ---@field text? boolean Make the provider's text changes (Airship's `content`).
 ---@field badgeKey? string The store key of the badge count (default "badge").
 ---@field timeout? number Seconds each download may take.
+---@field receipts? boolean|ProviderReceipts Send the provider's delivery receipt (off unless given; posted only to hosts the host allows).
+---@field receiptTimeout? number Seconds the receipt may take (default 3).
+
+---What the receipts need that the payload does not carry.
+---@class ProviderReceipts
+---@field onesignal? {appId: string, subscriptionId?: string} PUT api.onesignal.com/notifications/<id>/report_received.
+---@field customerio? {cdpApiKey: string, deviceToken: string, region?: "us"|"eu"} POST cdp.customer.io/v1/track, "delivered".
+---@field pushwoosh? {appCode: string, hwid: string, userId?: string} POST cp.pushwoosh.com/json/1.3/messageDeliveryEvent.
 
 local providers = {}
 

@@ -112,6 +112,22 @@ system("onesignal", {
 -- Airship: `com.urbanairship.media_attachment` with `url` (one or a list), `options` (`crop`,
 -- `time`, `hidden`) and `content` (the text to show instead).
 local AIRSHIP = "com.urbanairship.media_attachment"
+-- {identifier, title, "fg" (opens the app) or "bg" (in the background, authentication
+-- required), destructive}
+local airshipCategories = {
+  ua_yes_no_foreground = { { "yes", "Yes", "fg" }, { "no", "No", "bg" } },
+  ua_yes_no_background = { { "yes", "Yes", "bg" }, { "no", "No", "bg" } },
+  ua_shop_now = { { "shop_now", "Shop Now", "fg" } },
+  ua_buy_now = { { "buy_now", "Buy Now", "fg" } },
+  ua_follow = { { "follow", "Follow", "bg" } },
+  ua_unfollow = { { "unfollow", "Unfollow", "bg", true } },
+  ua_opt_in = { { "opt_in", "Opt-in", "bg" } },
+  ua_opt_out = { { "opt_out", "Opt-out", "bg", true } },
+  ua_remind_me_later = { { "remind", "Remind Me Later", "bg" } },
+  ua_share = { { "share", "Share", "fg" } },
+  ua_accept_decline_foreground = { { "accept", "Accept", "fg" }, { "decline", "Decline", "bg" } },
+  ua_accept_decline_background = { { "accept", "Accept", "bg" }, { "decline", "Decline", "bg" } },
+}
 system("airship", {
   detect = function(info)
     return info[AIRSHIP] ~= nil or info["com.urbanairship.metadata"] ~= nil
@@ -136,6 +152,21 @@ system("airship", {
       if text(url) then list[#list + 1] = { url = url, identifier = "airship-" .. i, options = options } end
     end
     return list
+  end,
+  -- the interactive type arrives as `aps.category`; Airship's SDK registers its predefined
+  -- `ua_*` categories at launch (UAUserNotificationCategories, with authentication required)
+  buttons = function(info, content)
+    local set = airshipCategories[content.categoryIdentifier]
+    if not set or categories.has(content.categoryIdentifier) then return nil end
+    local actions = {}
+    for i, a in ipairs(set) do
+      local options = {}
+      if a[3] == "fg" then options[#options + 1] = "foreground" end
+      if a[4] then options[#options + 1] = "destructive" end
+      if a[3] == "bg" then options[#options + 1] = "authenticationRequired" end
+      actions[i] = { identifier = a[1], title = a[2], options = options }
+    end
+    return { identifier = content.categoryIdentifier, actions = actions }
   end,
   text = function(info)
     local c = field(info, AIRSHIP, "content")
@@ -291,7 +322,8 @@ system("moengage", {
 })
 
 -- Klaviyo: `body._k`; `rich-media` (with `rich-media-type`); `body.action_buttons`
--- `{id=, label=}` become the category `com.klaviyo.dynamic.<_k>`.
+-- `{id=, label=}` become the category `com.klaviyo.dynamic.<_k>`; `badge_config` and
+-- `badge_value` count the badge.
 system("klaviyo", {
   detect = function(info) return text(field(info, "body", "_k")) ~= nil end,
   media = function(info)
@@ -310,6 +342,19 @@ system("klaviyo", {
     end
     if #actions == 0 then return nil end
     return { identifier = "com.klaviyo.dynamic." .. info.body._k, actions = reversedWhenTwo(actions) }
+  end,
+  -- KlaviyoExtensionSDK's handleBadge: `badge_config` "increment_one" adds one to the stored
+  -- count; "set_count" and "set_property" set it to `badge_value`; any other value does nothing.
+  badge = function(info)
+    local config = info.badge_config
+    if config == nil then return nil end
+    if config == "increment_one" then return { increment = 1 } end
+    if config == "set_count" or config == "set_property" then
+      local value = integer(info.badge_value)
+      if not value or value < 0 then return nil, "badge_config " .. config .. " without an integer badge_value >= 0" end
+      return { set = value }
+    end
+    return nil, "badge_config '" .. tostring(config) .. "' is not increment_one, set_count or set_property"
   end,
 })
 
@@ -434,6 +479,48 @@ system("alibaba", {
   end,
 })
 
+-- Delivery receipts: what a provider's own extension posts to confirm that the notification
+-- arrived, from the payload and what the app gives in `options.receipts.<provider>` (ids the
+-- payload does not carry). Each returns `{url=, method=, body=, headers=}` or nil and why not.
+local receipts = {}
+local function need(o, provider, ...)
+  for i = 1, select("#", ...) do
+    local key = select(i, ...)
+    if not text(o[key]) then return "options.receipts." .. provider .. "." .. key .. " is not given" end
+  end
+end
+-- OneSignal's OneSignalReceiveReceiptsController: PUT notifications/<id>/report_received.
+receipts.onesignal = function(info, o)
+  local id = text(field(oneSignalData(info), "i"))
+  if not id then return nil, "the payload has no notification id" end
+  local missing = need(o, "onesignal", "appId")
+  if missing then return nil, missing end
+  return { method = "PUT", url = "https://api.onesignal.com/notifications/" .. id .. "/report_received",
+           body = { app_id = o.appId, player_id = text(o.subscriptionId) or json.null, device_type = 0 } }
+end
+-- Customer.io's RichPushDeliveryTracker: the "delivered" metric as a "Report Delivery Event",
+-- with the CDP API key as Basic authorization.
+receipts.customerio = function(info, o)
+  local id = text(info["CIO-Delivery-ID"])
+  if not id then return nil, "the payload has no CIO-Delivery-ID" end
+  local missing = need(o, "customerio", "cdpApiKey", "deviceToken")
+  if missing then return nil, missing end
+  local host = (o.region == "eu") and "https://cdp-eu.customer.io" or "https://cdp.customer.io"
+  return { url = host .. "/v1/track", headers = { Authorization = "Basic " .. base64.encode(o.cdpApiKey .. ":") },
+           body = { anonymousId = id, event = "Report Delivery Event",
+                    properties = { recipient = o.deviceToken, metric = "delivered", deliveryId = id } } }
+end
+-- Pushwoosh's PWNotificationExtensionManager: messageDeliveryEvent with the message hash `p`.
+receipts.pushwoosh = function(info, o)
+  local hash = text(info.p)
+  if not hash then return nil, "the payload has no message hash (p)" end
+  local missing = need(o, "pushwoosh", "appCode", "hwid")
+  if missing then return nil, missing end
+  local request = { application = o.appCode, hwid = o.hwid, hash = hash, device_type = 1 }
+  if text(o.userId) then request.userId = o.userId end
+  return { url = "https://cp.pushwoosh.com/json/1.3/messageDeliveryEvent", body = { request = request } }
+end
+
 --- The provider whose payload `userInfo` is, in lower case, or nil.
 function providers.detect(userInfo)
   if not isTable(userInfo) then return nil end
@@ -544,6 +631,32 @@ local function applyText(sys, info, content)
   log.debug("%s: text replaced", sys.name)
 end
 
+local function applyReceipt(sys, info, content, options)
+  local make = receipts[sys.name]
+  if not make then return end
+  if not options.receipts then
+    log.debug("%s: delivery receipt not sent: not asked (options.receipts)", sys.name)
+    return
+  end
+  local given = isTable(options.receipts) and options.receipts[sys.name] or {}
+  local receipt, why = make(info, isTable(given) and given or {})
+  if not receipt then
+    log.debug("%s: delivery receipt not sent: %s", sys.name, why)
+    return
+  end
+  local status, answer = http.post(receipt.url, json.encode(receipt.body),
+    { method = receipt.method, headers = receipt.headers, timeout = options.receiptTimeout or 3 })
+  if status == nil and answer:find("^not allowed: the host does not allow") then
+    log.debug("%s: delivery receipt not sent: %s", sys.name, answer)
+  elseif status == nil then
+    log.warn("%s: delivery receipt failed: %s", sys.name, answer)
+  elseif status >= 300 then
+    log.warn("%s: delivery receipt answered %d", sys.name, status)
+  else
+    log.debug("%s: delivery receipt sent (%d)", sys.name, status)
+  end
+end
+
 local function step(name, sys, f, ...)
   local ok, err = pcall(f, sys, ...)
   if not ok then log.warn("%s: %s failed: %s", sys.name, name, tostring(err)) end
@@ -565,6 +678,8 @@ function providers.apply(request, content, options)
   if options.buttons ~= false then step("buttons", sys, applyButtons, info, content) end
   if options.badge ~= false then step("badge", sys, applyBadge, info, content, options) end
   if options.media ~= false then step("media", sys, applyMedia, info, content, options) end
+  -- last, so that a slow receipt server never holds the rest
+  step("receipt", sys, applyReceipt, info, content, options)
   return name
 end
 

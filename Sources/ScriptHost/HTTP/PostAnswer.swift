@@ -24,4 +24,8 @@ public struct PostRecord: Sendable, Hashable {
     public var body: String
     /// Its `Content-Type`.
     public var contentType: String
+    /// `POST` or `PUT`.
+    public var method = "POST"
+    /// The headers the script added.
+    public var headers: [String: String] = [:]
 }

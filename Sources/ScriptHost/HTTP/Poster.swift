@@ -14,15 +14,17 @@ enum Poster {
     /// The answer: a status and a body, or why there is none.
     typealias Outcome = Result<(status: Int, body: [UInt8]), PostFailure>
 
+    /// `route` gives the address actually contacted for a checked URL (tests point it at a
+    /// local server; the host leaves it nil, and scripts and the command line cannot set it).
     static func post(
-        _ url: URL, body: [UInt8], contentType: String, answers: [String: PostAnswer], offline: Bool,
-        until deadline: Deadline
+        _ url: URL, body: [UInt8], options: PostOptions, answers: [String: PostAnswer], offline: Bool,
+        route: (@Sendable (URL) -> URL)? = nil, until deadline: Deadline
     ) -> Outcome {
         if let answer = answers[url.absoluteString] {
             return answered(answer, until: deadline)
         }
         guard !offline else { return .failure(PostFailure("network: no answer for \(url.absoluteString) (offline)")) }
-        return network(url, body: body, contentType: contentType, until: deadline)
+        return network(route?(url) ?? url, body: body, options: options, until: deadline)
     }
 
     private static func answered(_ answer: PostAnswer, until deadline: Deadline) -> Outcome {
@@ -45,13 +47,14 @@ enum Poster {
         if left > 0 { usleep(useconds_t(min(left / 1000, Int64(UInt32.max)))) }
     }
 
-    private static func network(_ url: URL, body: [UInt8], contentType: String, until deadline: Deadline) -> Outcome {
+    private static func network(_ url: URL, body: [UInt8], options: PostOptions, until deadline: Deadline) -> Outcome {
         let left = Double(deadline.nanoseconds - Deadline.now().nanoseconds) / 1e9
         guard left > 0 else { return .failure(PostFailure("timeout: no time is left before the deadline")) }
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: left)
-        request.httpMethod = "POST"
+        request.httpMethod = options.method
         request.httpBody = Data(body)
-        request.setValue(contentType, forHTTPHeaderField: "Content-Type")
+        for (name, value) in options.headers { request.setValue(value, forHTTPHeaderField: name) }
+        request.setValue(options.contentType, forHTTPHeaderField: "Content-Type")
         let delegate = PostDelegate()
         let session = URLSession(configuration: .ephemeral, delegate: delegate, delegateQueue: nil)
         let task = session.dataTask(with: request)

@@ -2,7 +2,7 @@ import Foundation
 import LuaSandbox
 
 /// `http.post(url, body [, options])` → `status, responseBody` or `nil, err`: the delivery
-/// receipts push providers' extensions send. Only `https`, only to the hosts the host allows
+/// receipts push providers' extensions send (a `POST`, or a `PUT` with `method = "PUT"`). Only `https`, only to the hosts the host allows
 /// (`--allow-post`), bodies and responses of at most 64 KB, no redirects, within the request's
 /// deadline (the script is stopped when the deadline comes during a post), and never while
 /// `bestAttempt` runs. Each post that leaves the policy's checks is recorded in the result's
@@ -14,7 +14,7 @@ extension HostedSandbox {
                 guard case .string(let body) = call[1] else {
                     return .error("bad argument #2 to 'post' (string expected, got \(Arguments.describe(call[1]))); encode a table with json.encode")
                 }
-                let options: (contentType: String, timeout: Duration?)
+                let options: PostOptions
                 switch Self.postOptions(call[2]) {
                 case .success(let o): options = o
                 case .failure(let f): return .error(f.message)
@@ -24,7 +24,7 @@ extension HostedSandbox {
         }
     }
 
-    private func post(_ text: String, body: [UInt8], options: (contentType: String, timeout: Duration?), binding: Binding) -> HostReturn {
+    private func post(_ text: String, body: [UInt8], options: PostOptions, binding: Binding) -> HostReturn {
         let run = binding.run
         guard binding.phase == .didReceive else { return .values([.nil, .text("deadline: no post may start while bestAttempt runs")]) }
         guard !run.deadline.hasPassed, !run.isCancelled else { return .kill(.time) }
@@ -36,12 +36,15 @@ extension HostedSandbox {
         guard body.count <= PostPolicy.maximumBytes else {
             return .values([.nil, .text("too large: the body is \(body.count) bytes; a post may send at most \(PostPolicy.maximumBytes)")])
         }
-        let record = PostRecord(url: url.absoluteString, body: String(decoding: body, as: UTF8.self), contentType: options.contentType)
+        let record = PostRecord(
+            url: url.absoluteString, body: String(decoding: body, as: UTF8.self), contentType: options.contentType,
+            method: options.method, headers: options.headers)
         _ = run.write(binding.phase) { $0.posts.append(record) }
         var until = run.deadline
         if let timeout = options.timeout, Deadline.now().advanced(by: timeout) < until { until = Deadline.now().advanced(by: timeout) }
         let outcome = Poster.post(
-            url, body: body, contentType: options.contentType, answers: run.http, offline: services.configuration.offline, until: until)
+            url, body: body, options: options, answers: run.http, offline: services.configuration.offline,
+            route: services.postRoute, until: until)
         // The host may have given up on this phase, or the deadline came, while it waited.
         guard active != nil, !run.deadline.hasPassed else { return .kill(.time) }
         switch outcome {
@@ -50,33 +53,64 @@ extension HostedSandbox {
         }
     }
 
-    /// `{contentType = "application/json", timeout = seconds}`.
-    private static func postOptions(_ value: LuaOutput) -> Result<(contentType: String, timeout: Duration?), HostFailure> {
-        var contentType = "application/json"
-        var timeout: Duration?
+    /// `{method = "POST", contentType = "application/json", headers = {NAME = VALUE}, timeout = seconds}`.
+    private static func postOptions(_ value: LuaOutput) -> Result<PostOptions, HostFailure> {
+        var options = PostOptions()
+        func bad(_ text: String) -> Result<PostOptions, HostFailure> { .failure(HostFailure("bad argument #3 to 'post' (\(text))")) }
         switch value {
-        case .nil: return .success((contentType, timeout))
+        case .nil: return .success(options)
         case .table(let table):
             for pair in table.pairs {
                 switch pair.key.stringValue {
+                case "method":
+                    guard let text = pair.value.stringValue, PostOptions.methods.contains(text) else {
+                        return bad("method must be \"POST\" or \"PUT\"")
+                    }
+                    options.method = text
                 case "contentType":
                     guard let text = pair.value.stringValue, !text.isEmpty, !text.contains("\r"), !text.contains("\n") else {
-                        return .failure(HostFailure("bad argument #3 to 'post' (contentType must be a one-line string)"))
+                        return bad("contentType must be a one-line string")
                     }
-                    contentType = text
+                    options.contentType = text
+                case "headers":
+                    switch headers(pair.value) {
+                    case .success(let headers): options.headers = headers
+                    case .failure(let failure): return bad(failure.message)
+                    }
                 case "timeout":
                     guard let seconds = pair.value.numberValue, seconds > 0, seconds.isFinite else {
-                        return .failure(HostFailure("bad argument #3 to 'post' (timeout must be a number of seconds > 0)"))
+                        return bad("timeout must be a number of seconds > 0")
                     }
-                    timeout = .milliseconds(Int64(min(seconds, 86_400) * 1000))
+                    options.timeout = .milliseconds(Int64(min(seconds, 86_400) * 1000))
                 default:
-                    return .failure(HostFailure("bad argument #3 to 'post' (unknown option '\(pair.key.stringValue ?? pair.key.typeName)'; it takes contentType, timeout)"))
+                    return bad("unknown option '\(pair.key.stringValue ?? pair.key.typeName)'; it takes method, contentType, headers, timeout")
                 }
             }
-            if !table.elements.isEmpty { return .failure(HostFailure("bad argument #3 to 'post' (options are {contentType=, timeout=})")) }
-            return .success((contentType, timeout))
+            if !table.elements.isEmpty { return bad("options are {method=, contentType=, headers=, timeout=}") }
+            return .success(options)
         default:
-            return .failure(HostFailure("bad argument #3 to 'post' (table expected, got \(Arguments.describe(value)))"))
+            return bad("table expected, got \(Arguments.describe(value))")
         }
+    }
+
+    /// `{["Authorization"] = "Basic …"}`: names and values are strings, a few of them.
+    private static func headers(_ value: LuaOutput) -> Result<[String: String], HostFailure> {
+        guard case .table(let table) = value, table.elements.isEmpty else {
+            return .failure(HostFailure("headers must be a table of names to strings"))
+        }
+        var headers: [String: String] = [:]
+        var bytes = 0
+        for pair in table.pairs {
+            guard let name = pair.key.stringValue, let text = pair.value.stringValue else {
+                return .failure(HostFailure("headers must be a table of names to strings"))
+            }
+            if let problem = PostOptions.problem(name: name, value: text) { return .failure(HostFailure(problem)) }
+            headers[name] = text
+            bytes += name.utf8.count + text.utf8.count
+        }
+        guard headers.count <= PostOptions.maximumHeaders, bytes <= PostOptions.maximumHeaderBytes else {
+            return .failure(HostFailure("at most \(PostOptions.maximumHeaders) headers of \(PostOptions.maximumHeaderBytes) bytes in all"))
+        }
+        return .success(headers)
     }
 }

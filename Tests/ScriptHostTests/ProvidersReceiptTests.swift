@@ -1,0 +1,61 @@
+import Foundation
+import NotificationModel
+import Testing
+@testable import ScriptHost
+
+/// `providers.apply`'s delivery receipts: posted only when asked and allowed, and never in the
+/// way of the rest.
+@Suite(.serialized) struct ProvidersReceiptTests {
+    static let url = "https://api.onesignal.com/notifications/n-1/report_received"
+
+    func payload() throws -> Payload {
+        try Payload(jsonData: Data(#"{"aps": {"alert": "hi", "mutable-content": 1}, "custom": {"i": "n-1", "badge_inc": 1}, "buttons": [{"i": "a", "n": "A"}]}"#.utf8))
+    }
+
+    func deliver(options: String, allow: Set<String>) async throws -> DeliveryResult {
+        let host = ScriptHost(configuration: HostConfiguration(allowPostHosts: allow, offline: true))
+        let source = """
+            local providers = require "pushscript.providers"
+            function didReceive(r, c) providers.apply(r, c, \(options)) end
+            """
+        let request = NotificationRequest(
+            payload: try payload(), app: "com.example.app", http: [Self.url: PostAnswer(status: 200)])
+        return await host.deliver(request, script: .script(Script(name: "rules.lua", source: source)))
+    }
+
+    @Test func aReceiptIsPostedWhenAskedAndAllowed() async throws {
+        let result = try await deliver(options: #"{receipts = {onesignal = {appId = "app-1"}}}"#, allow: ["api.onesignal.com"])
+        #expect(result.posts.map(\.url) == [Self.url])
+        #expect(result.posts.first?.method == "PUT")
+        #expect(result.posts.first?.body == #"{"app_id":"app-1","device_type":0,"player_id":null}"#)
+    }
+
+    @Test func noReceiptWithoutTheOption() async throws {
+        let result = try await deliver(options: "nil", allow: ["api.onesignal.com"])
+        #expect(result.posts.isEmpty)
+        #expect(result.logs.contains { $0.message == "onesignal: delivery receipt not sent: not asked (options.receipts)" })
+    }
+
+    @Test func noReceiptWhenTheHostIsNotAllowed() async throws {
+        let result = try await deliver(options: #"{receipts = {onesignal = {appId = "app-1"}}}"#, allow: [])
+        #expect(result.posts.isEmpty)
+        #expect(result.logs.contains { $0.level == .debug && $0.message.hasPrefix("onesignal: delivery receipt not sent: not allowed") })
+    }
+
+    @Test func noReceiptWithoutTheIdsThePayloadLacks() async throws {
+        let result = try await deliver(options: "{receipts = true}", allow: ["api.onesignal.com"])
+        #expect(result.posts.isEmpty)
+        #expect(result.logs.contains { $0.message == "onesignal: delivery receipt not sent: options.receipts.onesignal.appId is not given" })
+    }
+
+    @Test func aFailingReceiptLeavesButtonsAndBadge() async throws {
+        let host = ScriptHost(configuration: HostConfiguration(allowPostHosts: ["api.onesignal.com"], offline: true))
+        let source = #"local p = require "pushscript.providers" function didReceive(r, c) p.apply(r, c, {receipts = {onesignal = {appId = "x"}}}) end"#
+        let request = NotificationRequest(payload: try payload(), app: "com.example.app", http: [Self.url: PostAnswer(status: 503)])
+        let result = await host.deliver(request, script: .script(Script(name: "rules.lua", source: source)))
+        #expect(result.outcome == .completed)
+        #expect(result.content.categoryIdentifier == "__onesignal__dynamic__n-1")
+        #expect(result.content.badge == 1)
+        #expect(result.logs.contains { $0.level == .warn && $0.message == "onesignal: delivery receipt answered 503" })
+    }
+}
