@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Synchronization
+import TestSupport
 
 /// A request as ``PostTestServer`` received it, body and all.
 struct ReceivedPost: Sendable {
@@ -21,46 +22,23 @@ struct PostTestAnswer: Sendable {
 /// A small HTTP/1.1 server on 127.0.0.1 and an ephemeral port for `http.post`'s tests: it
 /// reads each request with its body, records it, and answers with `Connection: close`.
 final class PostTestServer: Sendable {
-    private struct State {
-        var stopped = false
-        var connections: Set<Int32> = []
-        var received: [ReceivedPost] = []
-    }
-
     let port: UInt16
-    private let listener: Int32
-    private let answer: @Sendable (ReceivedPost) -> PostTestAnswer
-    private let state = Mutex(State())
+    private let listener: LoopbackListener
+    private let log: PostLog
 
     init(answer: @escaping @Sendable (ReceivedPost) -> PostTestAnswer) throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw PostServerError(message: "socket: errno \(errno)") }
-        var one: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        let log = PostLog()
+        self.log = log
+        listener = try LoopbackListener(backlog: 64) { fd, listener in
+            PostConnection(fd: fd, listener: listener).serve(answer: answer, log: log)
         }
-        guard bound == 0, listen(fd, 64) == 0 else {
-            close(fd)
-            throw PostServerError(message: "bind/listen: errno \(errno)")
-        }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        port = UInt16(bigEndian: address.sin_port)
-        listener = fd
-        self.answer = answer
-        Thread { [self] in acceptLoop() }.start()
+        port = listener.port
     }
 
     deinit { stop() }
 
     /// The requests received so far, in order.
-    var received: [ReceivedPost] { state.withLock { $0.received } }
+    var received: [ReceivedPost] { log.received.withLock { $0 } }
 
     /// Where a post to `url` goes instead: this server, same path and query.
     var route: @Sendable (URL) -> URL {
@@ -75,48 +53,28 @@ final class PostTestServer: Sendable {
     }
 
     /// Stops accepting and ends every open connection.
-    func stop() {
-        state.withLock { state in
-            state.stopped = true
-            for fd in state.connections { shutdown(fd, Int32(SHUT_RDWR)) }
-        }
-    }
+    func stop() { listener.stop() }
+}
 
-    private var isStopped: Bool { state.withLock { $0.stopped } }
+/// The requests a ``PostTestServer`` received, shared with its connections' threads.
+private final class PostLog: Sendable {
+    let received = Mutex<[ReceivedPost]>([])
+}
 
-    private func acceptLoop() {
-        defer { close(listener) }
-        while !isStopped {
-            guard ready(listener, milliseconds: 50) else { continue }
-            let fd = accept(listener, nil, nil)
-            guard fd >= 0 else { continue }
-            let accepted = state.withLock { state -> Bool in
-                if state.stopped { return false }
-                state.connections.insert(fd)
-                return true
-            }
-            guard accepted else {
-                close(fd)
-                continue
-            }
-            Thread { [self] in
-                serve(fd)
-                state.withLock { state in
-                    state.connections.remove(fd)
-                    close(fd)
-                }
-            }.start()
-        }
-    }
+/// One connection of a ``PostTestServer``: reads the request and its body, answers.
+private struct PostConnection {
+    let fd: Int32
+    let listener: LoopbackListener
+
+    private var isStopped: Bool { listener.isStopped }
 
     private func ready(_ fd: Int32, milliseconds: Int32) -> Bool {
-        var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        return poll(&descriptor, 1, milliseconds) > 0
+        LoopbackListener.wait(for: fd, milliseconds: milliseconds)
     }
 
-    private func serve(_ fd: Int32) {
+    func serve(answer: @Sendable (ReceivedPost) -> PostTestAnswer, log: PostLog) {
         guard let request = read(fd) else { return }
-        state.withLock { $0.received.append(request) }
+        log.received.withLock { $0.append(request) }
         let reply = answer(request)
         let end = ContinuousClock.now + .milliseconds(reply.delayMs)
         while ContinuousClock.now < end {
@@ -166,8 +124,4 @@ final class PostTestServer: Sendable {
         }
         return nil
     }
-}
-
-struct PostServerError: Error {
-    let message: String
 }

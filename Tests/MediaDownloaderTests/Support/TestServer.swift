@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Synchronization
+import TestSupport
 
 /// A request as the test server saw it.
 struct TestRequest: Sendable {
@@ -12,16 +13,9 @@ struct TestRequest: Sendable {
 /// A small HTTP/1.1 server on 127.0.0.1 and an ephemeral port, one thread per connection,
 /// `Connection: close` on every response. Each test starts its own and stops it.
 final class TestServer: Sendable {
-    private struct State {
-        var stopped = false
-        var connections: Set<Int32> = []
-        var requests: [String] = []
-    }
-
     let port: UInt16
-    private let listener: Int32
-    private let handler: @Sendable (TestRequest) -> TestResponse
-    private let state = Mutex(State())
+    private let listener: LoopbackListener
+    private let log: RequestLog
 
     /// A server that answers from `routes` by path, 404 for any other path.
     convenience init(_ routes: [String: TestResponse]) throws {
@@ -29,32 +23,12 @@ final class TestServer: Sendable {
     }
 
     init(handler: @escaping @Sendable (TestRequest) -> TestResponse) throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw ServerError("socket: errno \(errno)") }
-        var one: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
+        let log = RequestLog()
+        self.log = log
+        listener = try LoopbackListener { fd, listener in
+            Connection(fd: fd, listener: listener).serve(handler: handler, log: log)
         }
-        guard bound == 0, listen(fd, 128) == 0 else {
-            close(fd)
-            throw ServerError("bind/listen: errno \(errno)")
-        }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        self.port = UInt16(bigEndian: address.sin_port)
-        self.listener = fd
-        self.handler = handler
-        let thread = Thread { [self] in acceptLoop() }
-        thread.start()
+        port = listener.port
     }
 
     deinit { stop() }
@@ -63,54 +37,31 @@ final class TestServer: Sendable {
     func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
 
     /// The paths requested so far, in order.
-    var requestedPaths: [String] { state.withLock { $0.requests } }
+    var requestedPaths: [String] { log.paths.withLock { $0 } }
 
-    /// Stops accepting (the accept thread closes the listener within 50 ms), and ends every
-    /// open connection. Descriptors are only shut down or closed under the lock, so a descriptor
-    /// number that the system has handed to another socket is never touched.
-    func stop() {
-        state.withLock { state in
-            state.stopped = true
-            for fd in state.connections { shutdown(fd, Int32(SHUT_RDWR)) }
-        }
-    }
+    /// Stops accepting and ends every open connection.
+    func stop() { listener.stop() }
+}
 
-    private var isStopped: Bool { state.withLock { $0.stopped } }
+/// The paths a ``TestServer`` was asked for, shared with its connections' threads.
+private final class RequestLog: Sendable {
+    let paths = Mutex<[String]>([])
+}
 
-    private func acceptLoop() {
-        defer { close(listener) }
-        while !isStopped {
-            guard wait(for: listener, events: Int16(POLLIN), milliseconds: 50) else { continue }
-            let fd = accept(listener, nil, nil)
-            guard fd >= 0 else { continue }
-            let accepted = state.withLock { state -> Bool in
-                if state.stopped { return false }
-                state.connections.insert(fd)
-                return true
-            }
-            guard accepted else {
-                close(fd)
-                continue
-            }
-            Thread { [self] in
-                serve(fd)
-                state.withLock { state in
-                    state.connections.remove(fd)
-                    close(fd)
-                }
-            }.start()
-        }
-    }
+/// One connection of a ``TestServer``: reads the request, answers as its response says.
+private struct Connection {
+    let fd: Int32
+    let listener: LoopbackListener
 
-    /// True when `fd` is ready for `events` within `milliseconds`.
+    private var isStopped: Bool { listener.isStopped }
+
     private func wait(for fd: Int32, events: Int16, milliseconds: Int32) -> Bool {
-        var descriptor = pollfd(fd: fd, events: events, revents: 0)
-        return poll(&descriptor, 1, milliseconds) > 0
+        LoopbackListener.wait(for: fd, events: events, milliseconds: milliseconds)
     }
 
-    private func serve(_ fd: Int32) {
+    func serve(handler: @Sendable (TestRequest) -> TestResponse, log: RequestLog) {
         guard let request = readRequest(fd) else { return }
-        state.withLock { $0.requests.append(request.path) }
+        log.paths.withLock { $0.append(request.path) }
         let response = handler(request)
         if response.delayMs > 0, !pause(milliseconds: response.delayMs) { return }
         guard send(fd, Array(head(of: response).utf8)) else { return }
@@ -237,7 +188,3 @@ final class TestServer: Sendable {
     }
 }
 
-struct ServerError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}
