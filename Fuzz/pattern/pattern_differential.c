@@ -11,6 +11,7 @@
 #include <lauxlib.h>
 #include <lualib.h>
 #include "pss_lib.h"
+#include "pss_testing.h"
 
 static const char *compare_source =
   "local stock, own = string, own\n"
@@ -55,12 +56,7 @@ static void setup(void) {
   /* A plain state has no sandbox context: the project's matcher then charges nothing. */
   *(void **)lua_getextraspace(L) = NULL;
   luaL_openlibs(L);
-  static const luaL_Reg own[] = {
-    {"find", pss_str_find}, {"match", pss_str_match}, {"gmatch", pss_str_gmatch},
-    {"gsub", pss_str_gsub}, {NULL, NULL},
-  };
-  luaL_newlib(L, own);
-  lua_setglobal(L, "own");
+  pss_testing_open_own_patterns(L);
   if (luaL_loadstring(L, compare_source) != LUA_OK || lua_pcall(L, 0, 1, 0) != LUA_OK) {
     fprintf(stderr, "pattern_differential: %s\n", lua_tostring(L, -1));
     abort();

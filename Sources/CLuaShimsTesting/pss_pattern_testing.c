@@ -13,16 +13,20 @@ typedef struct compare_args {
   pss_buffer *report;
 } compare_args;
 
-/* Runs inside lua_pcall: opens the libraries, makes `own`, runs the chunk. */
-static int p_compare(lua_State *L) {
-  compare_args *a = lua_touserdata(L, 1);
-  luaL_openlibs(L);
+void pss_testing_open_own_patterns(lua_State *L) {
   static const luaL_Reg own[] = {
     {"find", pss_str_find}, {"match", pss_str_match}, {"gmatch", pss_str_gmatch},
     {"gsub", pss_str_gsub}, {NULL, NULL},
   };
   luaL_newlib(L, own);
   lua_setglobal(L, "own");
+}
+
+/* Runs inside lua_pcall: opens the libraries, makes `own`, runs the chunk. */
+static int p_compare(lua_State *L) {
+  compare_args *a = lua_touserdata(L, 1);
+  luaL_openlibs(L);
+  pss_testing_open_own_patterns(L);
   if (luaL_loadbufferx(L, a->source, a->length, "=pattern cases", "t") != LUA_OK)
     return lua_error(L);
   lua_call(L, 0, 2);

@@ -26,6 +26,12 @@ int pss_testing_hooked(pss_context *ctx);
  * returned something else) returns -1 and appends the error message. Never raises. */
 long pss_testing_pattern_compare(const char *source, size_t length, pss_buffer *report);
 
+/* Sets the global table `own` of the plain state `L` to the project's find, match, gmatch and
+ * gsub (what pss_testing_pattern_compare's chunks and the pattern fuzz target compare with
+ * the stock ones). May raise, as any Lua call in a plain state: call it from C only. */
+struct lua_State;
+void pss_testing_open_own_patterns(struct lua_State *L);
+
 #ifdef __cplusplus
 }
 #endif
