@@ -229,6 +229,26 @@ int pss_value_new(pss_context *ctx, const unsigned char *value, size_t length, i
   return status;
 }
 
+typedef struct lazy_view_args {
+  const char *name;
+  int32_t loader;
+  int ref;
+} lazy_view_args;
+
+static int p_lazy_view_new(lua_State *L) {
+  lazy_view_args *a = lua_touserdata(L, 1);
+  pss_push_lazy_view(L, a->name, strlen(a->name), a->loader);
+  a->ref = luaL_ref(L, LUA_REGISTRYINDEX);
+  return 0;
+}
+
+int pss_lazy_view_new(pss_context *ctx, const char *name, int32_t loader, int *ref_out) {
+  lazy_view_args a = {name, loader, LUA_NOREF};
+  int status = protected(ctx, p_lazy_view_new, &a, NULL);
+  *ref_out = a.ref;
+  return status;
+}
+
 static int p_value_read(lua_State *L) {
   ref_args *a = lua_touserdata(L, 1);
   lua_rawgeti(L, LUA_REGISTRYINDEX, a->ref);

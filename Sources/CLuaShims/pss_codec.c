@@ -53,29 +53,6 @@ int pss_marked_array(lua_State *L, int idx) {
   return marked;
 }
 
-static int ro_newindex(lua_State *L);
-
-int pss_read_only_view(lua_State *L, int idx) {
-  if (!lua_getmetatable(L, idx)) return 0;
-  lua_pushliteral(L, "__newindex");
-  lua_rawget(L, -2);
-  /* a view in use as a metatable is guarded: the guard holds the view's __newindex */
-  if (lua_tocfunction(L, -1) == pss_guard_newindex) {
-    lua_getupvalue(L, -1, 1);
-    lua_replace(L, -2);
-  }
-  if (lua_tocfunction(L, -1) != ro_newindex) {
-    lua_pop(L, 2);
-    return 0;
-  }
-  lua_getupvalue(L, -1, 1);  /* the name */
-  lua_replace(L, -2);
-  lua_pushliteral(L, "__index");
-  lua_rawget(L, -3);         /* the table shown */
-  lua_remove(L, -3);
-  return 1;
-}
-
 static void encode_table(lua_State *L, encoder *e, int idx) {
   luaL_checkstack(L, 6, "value too deep to convert");
   /* a read-only view encodes as the table it shows */
@@ -254,54 +231,6 @@ void pss_mark_array(lua_State *L) {
   lua_pushboolean(L, 1);
   lua_rawset(L, -3);
   lua_pop(L, 1);
-}
-
-static int ro_newindex(lua_State *L) {
-  return luaL_error(L, "%s is read-only", lua_tostring(L, lua_upvalueindex(1)));
-}
-
-static int ro_len(lua_State *L) {
-  lua_pushinteger(L, (lua_Integer)lua_rawlen(L, lua_upvalueindex(1)));
-  return 1;
-}
-
-static int ro_next(lua_State *L) {
-  /* next(proxy, key) over the proxied table: the proxy's data is upvalue 1 */
-  lua_settop(L, 2);
-  if (lua_next(L, lua_upvalueindex(1)) == 0) {
-    lua_pushnil(L);
-    return 1;
-  }
-  return 2;
-}
-
-static int ro_pairs(lua_State *L) {
-  lua_pushvalue(L, lua_upvalueindex(1));  /* the ro_next closure */
-  lua_pushvalue(L, 1);
-  lua_pushnil(L);
-  return 3;
-}
-
-void pss_make_read_only(lua_State *L, const char *name, size_t name_len) {
-  int data = lua_gettop(L);
-  lua_newtable(L);                 /* the proxy */
-  lua_createtable(L, 0, 6);        /* its metatable */
-  lua_pushvalue(L, data);
-  lua_setfield(L, -2, "__index");
-  lua_pushlstring(L, name, name_len);
-  lua_pushcclosure(L, ro_newindex, 1);
-  lua_setfield(L, -2, "__newindex");
-  lua_pushvalue(L, data);
-  lua_pushcclosure(L, ro_len, 1);
-  lua_setfield(L, -2, "__len");
-  lua_pushvalue(L, data);
-  lua_pushcclosure(L, ro_next, 1);
-  lua_pushcclosure(L, ro_pairs, 1);
-  lua_setfield(L, -2, "__pairs");
-  lua_pushboolean(L, 0);
-  lua_setfield(L, -2, "__metatable");
-  lua_setmetatable(L, -2);
-  lua_replace(L, data);
 }
 
 static void decode_read_only(lua_State *L, decoder *d) {

@@ -41,6 +41,9 @@ int pss_read_only_view(lua_State *L, int idx);
 /* Replaces the table on top of the stack by a read-only view of it named `name`. */
 void pss_make_read_only(lua_State *L, const char *name, size_t name_len);
 
+/* Pushes a lazy read-only view named `name`: it shows the table that host function `loader`
+ * returns as a read-only view, called when the view is first looked into (see pss_view.c). */
+void pss_push_lazy_view(lua_State *L, const char *name, size_t name_len, int32_t loader);
 /* Pushes the cached callable closure for host function `fid`. */
 void pss_push_host_function(lua_State *L, int32_t fid);
 

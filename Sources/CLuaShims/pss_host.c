@@ -24,22 +24,16 @@ static void after_host(lua_State *L) {
   pss_charge(L, PSS_CHARGE_INTERVAL);
 }
 
-int pss_dispatch_call(lua_State *L, int32_t fid, int32_t object_id, int first) {
-  pss_context *ctx = pss_ctx(L);
-  pss_check_tripped(L);
-  if (ctx == NULL || dispatch_fn == NULL) return luaL_error(L, "host functions are unavailable");
-  /* The scratch buffers belong to the call in progress. */
-  if (ctx->dispatching) return luaL_error(L, "a host function cannot run Lua that calls the host");
-  int n = lua_gettop(L) - first + 1;
-  if (n < 0) n = 0;
-  ctx->args.length = 0;
-  pss_encode_arguments(L, first, n, &ctx->args);
+/* Calls the host's dispatch with encoded arguments and pushes what it returned; raises the
+ * host's error, or the kill. The results buffer is free here: it is only in use between the
+ * dispatch and the decoding below. */
+static int call_host(lua_State *L, pss_context *ctx, int32_t fid, int32_t object_id,
+                     const unsigned char *args, size_t length, int trim_args) {
   ctx->results.length = 0;
   ctx->dispatching = 1;
-  int r = dispatch_fn(ctx->host, fid, object_id, ctx->args.data, ctx->args.length,
-                      &ctx->results);
+  int r = dispatch_fn(ctx->host, fid, object_id, args, length, &ctx->results);
   ctx->dispatching = 0;
-  trim(&ctx->args);
+  if (trim_args) trim(&ctx->args);
   if (r == PSS_HOST_KILL) {
     trim(&ctx->results);
     pss_trip_set(ctx, L, PSS_TRIP_TIME);  /* unless the host recorded another */
@@ -57,6 +51,31 @@ int pss_dispatch_call(lua_State *L, int32_t fid, int32_t object_id, int first) {
   trim(&ctx->results);
   after_host(L);
   return count;
+}
+
+/* Checks that a host function may be called now; returns the context. */
+static pss_context *host_context(lua_State *L) {
+  pss_context *ctx = pss_ctx(L);
+  pss_check_tripped(L);
+  if (ctx == NULL || dispatch_fn == NULL) luaL_error(L, "host functions are unavailable");
+  /* The scratch buffers belong to the call in progress. */
+  if (ctx->dispatching) luaL_error(L, "a host function cannot run Lua that calls the host");
+  return ctx;
+}
+
+int pss_dispatch_call(lua_State *L, int32_t fid, int32_t object_id, int first) {
+  pss_context *ctx = host_context(L);
+  int n = lua_gettop(L) - first + 1;
+  if (n < 0) n = 0;
+  ctx->args.length = 0;
+  pss_encode_arguments(L, first, n, &ctx->args);
+  return call_host(L, ctx, fid, object_id, ctx->args.data, ctx->args.length, 1);
+}
+
+int pss_call_without_arguments(lua_State *L, int32_t fid) {
+  pss_context *ctx = host_context(L);
+  static const unsigned char none[4] = {0, 0, 0, 0};  /* a u32 count of 0 */
+  return call_host(L, ctx, fid, -1, none, sizeof none, 0);
 }
 
 /* upvalues: function id, argument kind, [string.format] */

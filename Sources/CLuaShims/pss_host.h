@@ -10,6 +10,10 @@ void pss_push_trampoline(lua_State *L, int32_t fid, int kind);
 /* Calls the host's dispatch with the values at first..top as arguments and pushes what it
  * returned; raises the host's error, or the kill. Returns the number of results. */
 int pss_dispatch_call(lua_State *L, int32_t fid, int32_t object_id, int first);
+/* Calls host function `fid` with no arguments, as pss_dispatch_call does, without touching
+ * the argument buffer: it can run while another call's arguments are being encoded (a lazy
+ * view met in them is made then). Returns the number of results. */
+int pss_call_without_arguments(lua_State *L, int32_t fid);
 
 /* Sets up the registry tables host objects and functions need. */
 void pss_host_open(lua_State *L);

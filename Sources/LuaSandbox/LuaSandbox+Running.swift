@@ -79,6 +79,16 @@ extension LuaSandbox {
         return status == Int32(PSS_OK.rawValue) ? LuaReference(ref: ref) : nil
     }
 
+    /// Makes a read-only table named `name` whose fields host function `loader` makes (it
+    /// returns ``LuaInput/readOnly(name:_:)``), called only when the script first looks into
+    /// the table, and holds it for the host. A script cannot tell it from a table made at once;
+    /// one that never looks costs nothing. `nil` when memory ran out.
+    public func makeLazyValue(named name: String, loader: HostFunctionID) -> LuaReference? {
+        var ref: Int32 = 0
+        let status = pss_lazy_view_new(context, name, loader.rawValue, &ref)
+        return status == Int32(PSS_OK.rawValue) ? LuaReference(ref: ref) : nil
+    }
+
     /// Copies a held value out of the state (raw access: no script code runs).
     public func read(_ reference: LuaReference) -> Result<LuaOutput, SandboxError> {
         readValue { pss_value_read(context, reference.ref, $0, $1) }

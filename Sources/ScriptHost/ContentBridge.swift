@@ -20,6 +20,10 @@ extension HostedSandbox {
             _ = binding.run.write(binding.phase) { $0.suppressed = true }
             return .none
         }
+        requestLoader = sandbox.addFunction { [unowned self] _ in
+            guard let binding = active else { return .kill(.time) }
+            return .values([Self.requestFields(binding.run)])
+        }
         contentClass = sandbox.defineClass(
             name: "content", slots: Self.contentSlots,
             index: { [unowned self] call in contentIndex(call) },
@@ -127,14 +131,20 @@ extension HostedSandbox {
         }))
     }
 
-    /// Makes the read-only `request` table.
+    /// Makes the read-only `request` table, whose fields are made when the script first
+    /// looks into it (``requestFields(_:)``, by ``requestLoader``).
     func makeRequestValue(_ run: RequestRun) -> LuaReference? {
+        sandbox.makeLazyValue(named: "request", loader: requestLoader)
+    }
+
+    /// The `request` table of `run`: what the script sees once it looks into `request`.
+    static func requestFields(_ run: RequestRun) -> LuaInput {
         var fields: [(String, LuaInput)] = [
             ("identifier", .text(run.identifier)),
             ("content", Self.snapshot(run.original)),
             ("locales", .table(LuaTable(array: run.locales.map(LuaInput.text)))),
         ]
         if let app = run.app { fields.append(("app", .text(app))) }
-        return sandbox.makeValue(.readOnly(name: "request", LuaTable(fields: fields)))
+        return .readOnly(name: "request", LuaTable(fields: fields))
     }
 }

@@ -18,6 +18,8 @@ final class HostedSandbox: SandboxHolding, @unchecked Sendable {
     private var chunkOrder: [Int] = []
     var contentClass: HostClass!
     var methodIDs: [String: HostFunctionID] = [:]
+    /// Makes the fields of a request's `request` table when its script first looks into it.
+    var requestLoader = HostFunctionID(rawValue: -1)
     /// The hook names added to `hooks` so far (see ``installNewHooks()``).
     var hookNames: Set<String> = []
     /// Modules compiled in this sandbox, by file path (or `bundled:NAME`).

@@ -206,6 +206,10 @@ int pss_call_global(pss_context *ctx, int env_ref, const char *name, const int *
                     int nargs, pss_buffer *err);
 /* Decodes a value into the state and references it. */
 int pss_value_new(pss_context *ctx, const unsigned char *value, size_t length, int *ref_out);
+/* Makes a read-only view named `name` of the value host function `loader` returns (a
+ * read-only table), called the first time the script looks into the view, and references
+ * it. */
+int pss_lazy_view_new(pss_context *ctx, const char *name, int32_t loader, int *ref_out);
 /* Encodes a referenced value into `out`. */
 int pss_value_read(pss_context *ctx, int ref, pss_buffer *out, pss_buffer *err);
 /* Defines a class of host objects: reads of keys go to `index_fid` (arguments: the key),
