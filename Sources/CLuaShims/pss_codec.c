@@ -61,6 +61,7 @@ static void encode_table(lua_State *L, encoder *e, int idx) {
     lua_pop(L, 2);
     return;
   }
+  pss_fill_lazy(L, idx);
   const void *p = lua_topointer(L, idx);
   for (int i = 0; i < e->depth; i++) {
     if (e->path[i] == p) { put_u8(L, e, PSS_TAG_CYCLE); return; }

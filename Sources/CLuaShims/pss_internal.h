@@ -131,6 +131,19 @@ void pss_reserve(lua_State *L, size_t bytes);
  * another run, however deep it sits, and _G (pss_state.c). */
 void pss_push_environment(lua_State *L);
 
+/* Pushes a copy of the table at `idx` (absolute), with room for `extra` more fields, in which
+ * every table is copied in turn, its metatable and JSON array mark kept (pss_state.c). */
+void pss_push_copy(lua_State *L, int idx, int extra);
+
+/* Pushes an empty proxy that becomes a copy (pss_push_copy) of the template's table at
+ * `from` the first time a script uses it (pss_lazy_library.c). */
+void pss_push_lazy_copy(lua_State *L, int from);
+
+/* When the table at `idx` is such a proxy, makes it the copy now and returns 1; else 0.
+ * Every C function that reads or changes a script's table past its metatable calls it
+ * first. */
+int pss_fill_lazy(lua_State *L, int idx);
+
 /* Makes the environment at `env` the one a run is in: strings' methods are then its own string
  * table's (pss_state.c). Every entry point that runs script code calls it first. */
 void pss_enter_environment(lua_State *L, int env);

@@ -92,6 +92,7 @@ static int push_script_metatable(lua_State *L, int idx) {
 }
 
 int pss_table_getmetatable(lua_State *L) {
+  pss_fill_lazy(L, 1);
   if (!push_script_metatable(L, 1)) {
     lua_pushnil(L);
     return 1;
@@ -206,6 +207,8 @@ int pss_lib_setmetatable(lua_State *L) {
   luaL_checktype(L, 1, LUA_TTABLE);
   luaL_argexpected(L, t == LUA_TNIL || t == LUA_TTABLE, 2, "nil or table");
   lua_settop(L, 2);
+  pss_fill_lazy(L, 1);
+  pss_fill_lazy(L, 2);
   int has_mode = 0;
   if (t == LUA_TTABLE) {
     lua_pushliteral(L, "__gc");
@@ -251,6 +254,7 @@ int pss_lib_rawset(lua_State *L) {
   luaL_checkany(L, 2);
   luaL_checkany(L, 3);
   lua_settop(L, 3);
+  pss_fill_lazy(L, 1);
   if (is_mode_key(L, 2) && is_guarded(L, 1)) return refuse_mode(L);
   lua_rawset(L, 1);
   return 1;

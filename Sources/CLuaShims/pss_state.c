@@ -10,8 +10,8 @@
 /* The stock functions scripts get as they are: their work does not grow with their
  * arguments. */
 static const char *const BASE_NAMES[] = {
-  "assert", "error", "ipairs", "next", "pairs", "select", "tostring", "type", "rawequal",
-  "rawlen", "rawget", "_VERSION", NULL,
+  "assert", "error", "ipairs", "pairs", "select", "tostring", "type", "rawequal", "_VERSION",
+  NULL,
 };
 static const char *const STRING_NAMES[] = {"len", NULL};
 static const char *const COROUTINE_NAMES[] = {
@@ -154,6 +154,9 @@ static int p_setup(lua_State *L) {
   set_function(L, E, "xpcall", pss_lib_xpcall);
   set_function(L, E, "setmetatable", pss_lib_setmetatable);
   set_function(L, E, "rawset", pss_lib_rawset);
+  set_function(L, E, "rawget", pss_lib_rawget);
+  set_function(L, E, "rawlen", pss_lib_rawlen);
+  set_function(L, E, "next", pss_lib_next);
   set_function(L, E, "getmetatable", pss_lib_getmetatable);
   set_function(L, E, "load", pss_lib_load);
 
@@ -304,10 +307,10 @@ void pss_name_module(lua_State *L, const char *name) {
  * even a read-only view), so no run may share one with another. A copy keeps the metatable
  * and the JSON array mark; a read-only view's copy is a view of a copy. The template is a tree
  * (the host's values cannot hold cycles). */
-static void push_copy(lua_State *L, int idx, int extra) {
+void pss_push_copy(lua_State *L, int idx, int extra) {
   luaL_checkstack(L, 8, "environment too deep");
   if (pss_read_only_view(L, idx)) {  /* name, shown table */
-    push_copy(L, lua_gettop(L), 0);
+    pss_push_copy(L, lua_gettop(L), 0);
     size_t len;
     const char *name = lua_tolstring(L, -3, &len);
     pss_make_read_only(L, name, len);
@@ -328,7 +331,7 @@ static void push_copy(lua_State *L, int idx, int extra) {
   lua_pushnil(L);
   while (lua_next(L, idx) != 0) {
     if (lua_type(L, -1) == LUA_TTABLE) {
-      push_copy(L, lua_gettop(L), 0);
+      pss_push_copy(L, lua_gettop(L), 0);
       lua_replace(L, -2);
     }
     lua_pushvalue(L, -2);
@@ -341,11 +344,37 @@ static void push_copy(lua_State *L, int idx, int extra) {
 
 void pss_push_environment(lua_State *L) {
   pss_context *ctx = pss_ctx(L);
+  luaL_checkstack(L, 8, "environment too deep");
   lua_rawgeti(L, LUA_REGISTRYINDEX, ctx->ref_template);
-  push_copy(L, lua_gettop(L), 1);
-  lua_pushvalue(L, -1);
-  lua_setfield(L, -2, "_G");
-  lua_remove(L, -2);
+  int template = lua_gettop(L);
+  int n = 0;
+  lua_pushnil(L);
+  while (lua_next(L, template) != 0) {
+    n++;
+    lua_pop(L, 1);
+  }
+  lua_createtable(L, 0, n + 1);
+  int env = lua_gettop(L);
+  /* the template's tables become the run's own when it first uses them (a table with a
+   * metatable, a read-only view, is copied at once) */
+  lua_pushnil(L);
+  while (lua_next(L, template) != 0) {
+    if (lua_type(L, -1) == LUA_TTABLE) {
+      if (lua_getmetatable(L, -1)) {
+        lua_pop(L, 1);
+        pss_push_copy(L, lua_gettop(L), 0);
+      } else {
+        pss_push_lazy_copy(L, lua_gettop(L));
+      }
+      lua_replace(L, -2);
+    }
+    lua_pushvalue(L, -2);
+    lua_insert(L, -2);
+    lua_rawset(L, env);
+  }
+  lua_pushvalue(L, env);
+  lua_setfield(L, env, "_G");
+  lua_remove(L, template);
   /* remember the environment's own string table, whatever the script later assigns to the
    * global `string` */
   lua_getfield(L, LUA_REGISTRYINDEX, ENV_STRINGS_KEY);
