@@ -264,10 +264,22 @@ static int p_value_read(lua_State *L) {
         return 0;
       }
     }
-    lua_getiuservalue(L, -1, a->slot);
+    lua_getiuservalue(L, -1, PSS_SLOT_BASELINE(a->slot));  /* object, baseline, value */
+    lua_getiuservalue(L, -2, PSS_SLOT_VALUE(a->slot));
   }
   a->out->length = 0;
   pss_encode_value(L, -1, a->out);
+  if (a->n && lua_type(L, -2) == LUA_TSTRING) {
+    size_t len;
+    const char *baseline = lua_tolstring(L, -2, &len);
+    if (len == a->out->length && memcmp(baseline, a->out->data, len) == 0) {
+      a->result = 0;  /* touched, but unchanged since the host stored it */
+    } else {
+      /* changed: the host reads it, and from now on every time (it may take or refuse it) */
+      lua_pushnil(L);
+      lua_setiuservalue(L, -4, PSS_SLOT_BASELINE(a->slot));
+    }
+  }
   return 0;
 }
 
@@ -356,7 +368,14 @@ static int p_object_set_slot(lua_State *L) {
   lua_rawgeti(L, LUA_REGISTRYINDEX, a->ref);
   if (lua_type(L, -1) != LUA_TUSERDATA) return luaL_error(L, "not a host object");
   lua_rawgeti(L, LUA_REGISTRYINDEX, a->ref2);
-  lua_setiuservalue(L, -2, a->slot);
+  /* its encoding now: the baseline a later read compares with */
+  pss_context *ctx = pss_ctx(L);
+  ctx->results.length = 0;
+  pss_encode_value(L, -1, &ctx->results);
+  lua_pushlstring(L, (const char *)ctx->results.data, ctx->results.length);
+  ctx->results.length = 0;
+  lua_setiuservalue(L, -3, PSS_SLOT_BASELINE(a->slot));
+  lua_setiuservalue(L, -2, PSS_SLOT_VALUE(a->slot));
   return 0;
 }
 

@@ -164,7 +164,7 @@ static int object_index(lua_State *L) {
   int slot = slot_of(L);
   if (slot) {
     mark_touched(L, slot);
-    lua_getiuservalue(L, 1, slot);
+    lua_getiuservalue(L, 1, PSS_SLOT_VALUE(slot));
     return 1;
   }
   lua_settop(L, 2);
@@ -181,7 +181,9 @@ static int object_newindex(lua_State *L) {
   if (slot) {
     mark_touched(L, slot);
     lua_pushvalue(L, 3);
-    lua_setiuservalue(L, 1, slot);
+    lua_setiuservalue(L, 1, PSS_SLOT_VALUE(slot));
+    lua_pushnil(L);
+    lua_setiuservalue(L, 1, PSS_SLOT_BASELINE(slot));
   }
   return 0;
 }
@@ -222,7 +224,7 @@ int pss_host_object_new(lua_State *L) {
   lua_getfield(L, -1, "pss.slots");
   int slots = (int)lua_tointeger(L, -1);
   lua_pop(L, 1);
-  unsigned char *ud = lua_newuserdatauv(L, OBJECT_SIZE, slots);
+  unsigned char *ud = lua_newuserdatauv(L, OBJECT_SIZE, 2 * slots);
   memcpy(ud, &id, sizeof id);
   memcpy(ud + PSS_OBJECT_TAG_OFFSET, "pssO", 4);
   memset(ud + PSS_OBJECT_TOUCHED_OFFSET, 0, OBJECT_SIZE - PSS_OBJECT_TOUCHED_OFFSET);

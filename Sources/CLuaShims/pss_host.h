@@ -24,6 +24,12 @@ void pss_host_open(lua_State *L);
 int pss_host_class_new(lua_State *L);
 int pss_host_object_new(lua_State *L);
 
+/* A host object's user values: slot i's value at PSS_SLOT_VALUE(i), and at PSS_SLOT_BASELINE(i)
+ * the encoding of what the host last stored there (a string), or nil once a script assigned
+ * the slot: a value that still encodes as its baseline is unchanged. */
+#define PSS_SLOT_VALUE(slot) (2 * (slot) - 1)
+#define PSS_SLOT_BASELINE(slot) (2 * (slot))
+
 /* A host object's bytes: its id, the tag "pssO", then one bit per slot that a script has
  * read or written (the host's own stores leave it clear). */
 #define PSS_OBJECT_TAG_OFFSET 4

@@ -45,8 +45,10 @@ extension LuaSandbox {
     }
 
     /// Copies the value in slot `slot` (0-based) out of the state, as ``readSlot(_:of:)``
-    /// does, but only when a script has read or written the slot since the object was made;
-    /// `nil` when it has not (the slot still holds what the host stored).
+    /// does, but only when it may differ from what the host stored: `nil` when no script has
+    /// read or written the slot since, or when what it holds still encodes exactly as the
+    /// host's value did (read, not changed). Once a read found it changed, every later read
+    /// copies it.
     public func readTouchedSlot(_ slot: Int, of object: LuaReference) -> Result<LuaOutput?, SandboxError> {
         var touched: Int32 = 0
         let value = readValue { pss_object_read_touched_slot(context, object.ref, Int32(slot + 1), $0, $1, &touched) }

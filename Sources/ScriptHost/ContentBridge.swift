@@ -94,8 +94,8 @@ extension HostedSandbox {
     }
 
     /// Reads the live `userInfo` table back into the content. Returns an error message when it
-    /// is not JSON-shaped (the last good `userInfo` stays). A script that never read or wrote
-    /// `content.userInfo` cannot have changed it: nothing is read back then.
+    /// is not JSON-shaped (the last good `userInfo` stays). Nothing is read back when the
+    /// script left `content.userInfo` as the host made it (untouched, or only read).
     func readBackUserInfo(_ binding: Binding, object: LuaReference) -> String? {
         let value: LuaOutput
         switch sandbox.readTouchedSlot(0, of: object) {

@@ -80,30 +80,45 @@ import Testing
         #expect(f.userInfoWrites == 0)
     }
 
-    @Test func aSlotIsReadBackOnlyOnceAScriptReadOrWroteIt() throws {
+    @Test func aSlotIsReadBackOnlyWhenAScriptMayHaveChangedIt() throws {
         let f = try Fixture()
         let g = try Fixture(sandbox: f.recorder)
         let sandbox = f.recorder.sandbox
         sandbox.arm(RunLimits(cpuTime: .seconds(1), memoryBytes: 8 << 20, deadline: nil))
         guard case .compiled(let chunk) = sandbox.compile("""
             function other(content) content.title = "t" end
-            function peek(content) local u = content.userInfo end
+            function peek(content) local u = content.userInfo local n = 0 for _ in pairs(u) do n = n + 1 end end
+            function change(content) content.userInfo.a = 2 end
+            function restore(content) content.userInfo.a = 1 end
             function replace(content) content.userInfo = {z = 3} end
+            function replaceWithSame(content) content.userInfo = {a = 1} end
             """, chunkName: "rules.lua") else { Issue.record("compile"); return }
         let env = sandbox.makeEnvironment()!
         #expect(sandbox.run(chunk, in: env) == .completed)
         #expect(sandbox.call("other", in: env, arguments: [f.object]) == .completed)
         #expect(try sandbox.readTouchedSlot(0, of: f.object).get() == nil)
+        // read, not changed: what the host stored is still what it holds
         #expect(sandbox.call("peek", in: env, arguments: [f.object]) == .completed)
-        guard case .table(let read)? = try? sandbox.readTouchedSlot(0, of: f.object).get() else {
-            Issue.record("a slot the script read is not read back"); return
+        #expect(try sandbox.readTouchedSlot(0, of: f.object).get() == nil)
+        #expect(sandbox.call("change", in: env, arguments: [f.object]) == .completed)
+        guard case .table(let changed)? = try? sandbox.readTouchedSlot(0, of: f.object).get() else {
+            Issue.record("a slot the script changed is not read back"); return
         }
-        #expect(read["a"] == .integer(1))
+        #expect(changed["a"] == .integer(2))
+        // changed back after the host read the change: read back, or the host would keep 2
+        #expect(sandbox.call("restore", in: env, arguments: [f.object]) == .completed)
+        guard case .table(let restored)? = try? sandbox.readTouchedSlot(0, of: f.object).get() else {
+            Issue.record("a slot changed back is not read back"); return
+        }
+        #expect(restored["a"] == .integer(1))
         #expect(sandbox.call("replace", in: env, arguments: [g.object]) == .completed)
         guard case .table(let written)? = try? sandbox.readTouchedSlot(0, of: g.object).get() else {
             Issue.record("a slot the script wrote is not read back"); return
         }
         #expect(written["z"] == .integer(3))
+        // an assignment is the host's business even when it assigns an equal table
+        #expect(sandbox.call("replaceWithSame", in: env, arguments: [g.object]) == .completed)
+        #expect((try? sandbox.readTouchedSlot(0, of: g.object).get()) != nil)
     }
 
     @Test func missingFunctionIsReported() throws {

@@ -225,7 +225,8 @@ int pss_object_set_slot(pss_context *ctx, int object_ref, int slot, int value_re
 int pss_object_read_slot(pss_context *ctx, int object_ref, int slot, pss_buffer *out,
                          pss_buffer *err);
 /* As pss_object_read_slot, but only when a script has read or written the slot since the
- * object was made: `*touched_out` is 1 then, else 0 and `out` is left as it was. */
+ * object was made and the value differs from what the host stored (its encoding is not the
+ * one the host's value had): `*touched_out` is 1 then, else 0 and `out` is to be ignored. */
 int pss_object_read_touched_slot(pss_context *ctx, int object_ref, int slot, pss_buffer *out,
                                  pss_buffer *err, int *touched_out);
 /* Releases a reference. */
