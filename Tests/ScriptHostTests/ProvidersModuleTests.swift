@@ -177,6 +177,37 @@ private func actions(_ category: JSONValue) -> [[String: JSONValue]] {
         #expect(second.logs.allSatisfy { $0.level != .warn }, "\(second.logs)")
     }
 
+    @Test func cleverTapMediaNeedsItsTypeAsItsExtensionDoes() async throws {
+        let source = """
+            local p = require "pushscript.providers"
+            function didReceive(request, content)
+              local info = content.userInfo
+              local without = table.pack(p.media(info))
+              info.ct_mediaType = "image"
+              local with = p.media(info)
+              content.body = json.encode({without.n, #without[1], #with, with[1].kind})
+            end
+            """
+        let payload = try payload("""
+            {"aps": {"alert": "x", "mutable-content": 1}, "W$id": "1", "ct_mediaUrl": "https://cdn.example.com/a.jpg"}
+            """)
+        let result = try await deliver(source, payload: payload, host: try host())
+        #expect(result.content.body == #"[1,0,1,"image"]"#)
+    }
+
+    @Test(arguments: [("clevertap", "CTNotification"), ("moengage", "INVITE_CATEGORY")])
+    func providersWhoseAppsRegisterTheirCategoriesKeepThePayloadsCategory(file: String, category: String) async throws {
+        var json = try JSONValue(jsonData: Data(contentsOf: payloads.appendingPathComponent("\(file).json")))
+        guard case .object(var root) = json, case .object(var aps) = root["aps"] else { Issue.record("no aps"); return }
+        aps["category"] = .string(category)
+        root["aps"] = .object(aps)
+        json = .object(root)
+        let result = try await deliver(script().source.utf8String, payload: try Payload(jsonData: json.jsonData()), host: try host())
+        #expect(result.content.title == file)
+        #expect(result.content.categoryIdentifier == category)
+        #expect(result.registeredCategories.isEmpty)
+    }
+
     @Test func pushwooshBadgeValuesThatAreNoNumberAreRefusedWithAWarning() async throws {
         let payload = try payload(#"{"aps": {"alert": "x", "mutable-content": 1, "pw_badge": "+99999999999999999999"}, "pw_msg": "1"}"#)
         let result = try await deliver(script().source.utf8String, payload: payload, host: try host())

@@ -249,7 +249,10 @@ system("iterable", {
   end,
 })
 
--- CleverTap: `ct_mediaUrl` and `ct_mediaType` (image, gif, audio, video).
+-- CleverTap: `ct_mediaUrl` and `ct_mediaType` (image, gif, audio, video). Its
+-- CTNotificationServiceExtension attaches nothing unless both keys are there. Its buttons are
+-- categories the app registers (CTNotificationContent's `CTNotification`), named in
+-- `aps.category`; no badge rule.
 system("clevertap", {
   detect = function(info)
     if info["W$id"] ~= nil or info.wzrk_acct_id ~= nil or info.ct_mediaUrl ~= nil then return true end
@@ -260,7 +263,11 @@ system("clevertap", {
   end,
   media = function(info)
     local url = text(info.ct_mediaUrl)
-    return url and { { url = url, identifier = "clevertap", kind = kindOf(info.ct_mediaType) } } or {}
+    if not url then return {} end
+    if info.ct_mediaType == nil then
+      return {}, "ct_mediaUrl without ct_mediaType: not attached, as CleverTap's extension does"
+    end
+    return { { url = url, identifier = "clevertap", kind = kindOf(info.ct_mediaType) } }
   end,
 })
 
@@ -312,7 +319,9 @@ system("pinpoint", {
   end,
 })
 
--- MoEngage: `moengage` with `media-attachment` and `media-type`.
+-- MoEngage: `moengage` with `media-attachment` and `media-type`. Its buttons are categories the
+-- app registers (`registerForRemoteNotification(withCategories:)`, besides the SDK's own
+-- `MOE_DISMISS_CATEGORY` and `MOE_PUSH_TEMPLATE`), named in `aps.category`.
 system("moengage", {
   detect = function(info) return isTable(info.moengage) end,
   media = function(info)
@@ -534,7 +543,7 @@ end
 function providers.media(userInfo)
   local name = providers.detect(userInfo)
   if not name or not systems[name].media then return {} end
-  return systems[name].media(userInfo)
+  return (systems[name].media(userInfo))
 end
 
 --- The category the provider's SDK would register for the payload, or nil (and why not).
@@ -553,7 +562,9 @@ function providers.badge(userInfo)
 end
 
 local function applyMedia(sys, info, content, options)
-  local list = sys.media and sys.media(info) or {}
+  if not sys.media then return end
+  local list, why = sys.media(info)
+  if why then log.info("%s: %s", sys.name, why) end
   if #list == 0 then return end
   local urls = {}
   for i, m in ipairs(list) do urls[i] = m.url end
