@@ -8,9 +8,17 @@ import LuaSandbox
 /// is made, the names registered since are added (``installNewHooks()``), so a new hook is
 /// reachable from the next request on, with no `__index` metatable involved. Each function
 /// looks its hook up by name when called, so registering a name again takes effect at once.
-extension HostedSandbox {
-    func installHooks() {
-        sandbox.register(value: .table(LuaTable(pairs: [])), as: "hooks")
+final class HooksModule: ScriptModule {
+    private unowned let host: ModuleHost
+    /// The hook names added to `hooks` so far (see ``installNewHooks()``).
+    private var hookNames: Set<String> = []
+
+    init(host: ModuleHost) {
+        self.host = host
+    }
+
+    func install() {
+        host.sandbox.register(value: .table(LuaTable(pairs: [])), as: "hooks")
         installNewHooks()
     }
 
@@ -18,17 +26,17 @@ extension HostedSandbox {
     /// never removed, so a count that did not change means no new name. On the Lua thread.
     func installNewHooks() {
         let known = hookNames
-        let added: [String] = services.hooks.withLock { hooks in
+        let added: [String] = host.services.hooks.withLock { hooks in
             hooks.count == known.count ? [] : hooks.keys.filter { !known.contains($0) }.sorted()
         }
         for name in added {
             hookNames.insert(name)
-            function(name, in: "hooks") { [unowned self] binding, call in callHook(name, binding: binding, call: call) }
+            host.function(name, in: "hooks") { [unowned self] binding, call in callHook(name, binding: binding, call: call) }
         }
     }
 
     private func callHook(_ name: String, binding: Binding, call: HostCall) -> HostReturn {
-        guard let hook = services.hooks.withLock({ $0[name] }) else {
+        guard let hook = host.services.hooks.withLock({ $0[name] }) else {
             return .values([.nil, .text("no hook named '\(name)'")])
         }
         var arguments: [HookValue] = []
@@ -41,9 +49,9 @@ extension HostedSandbox {
         }
         // `bestAttempt` runs under a deadline of its own, at most its time from now.
         let deadline = binding.phase == .didReceive ? binding.run.deadline : Deadline.after(binding.run.limits.bestAttemptTime)
-        let outcome = HookValues.call(hook, with: arguments, on: services.executor.pool, until: deadline)
+        let outcome = HookValues.call(hook, with: arguments, on: host.services.executor.pool, until: deadline)
         // The host may have given up on this phase while the hook ran.
-        guard active != nil else { return .kill(.time) }
+        guard host.active != nil else { return .kill(.time) }
         switch outcome {
         case .timedOut:
             return .kill(.time)

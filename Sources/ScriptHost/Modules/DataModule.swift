@@ -17,13 +17,16 @@ import NotificationModel
 ///   character `nil, err`.
 ///
 /// An argument that is not a string (for the decoders and encoders of strings) raises an error.
-extension HostedSandbox {
+struct DataModule: ScriptModule {
+    unowned let host: ModuleHost
+
     /// The deepest nesting `json.decode` gives a script (the bridge carries no deeper value).
     static let maximumJSONDepth = 100
 
-    func installData() {
+    func install() {
+        let sandbox = host.sandbox
         sandbox.registerNull(as: "null", in: "json")
-        sandbox.register("decode", in: "json") { [unowned self] call in
+        sandbox.register("decode", in: "json") { [unowned sandbox] call in
             Arguments.string(call, 0, "decode").then { s in
                 // The host's parse would cost many times the text: refuse before it what could
                 // not fit in the state anyway.
@@ -33,7 +36,7 @@ extension HostedSandbox {
                     return .values([.nil, .text("too large: the decoded value needs at least \(needed) bytes, and the script has \(left) bytes of memory left")])
                 }
                 do throws(ScriptJSONReader.Failure) {
-                    return .values([try ScriptJSONReader.read(s.bytes, maximumDepth: Self.maximumJSONDepth) { [unowned self] in sandbox.limitPassed() }])
+                    return .values([try ScriptJSONReader.read(s.bytes, maximumDepth: Self.maximumJSONDepth) { [unowned sandbox] in sandbox.limitPassed() }])
                 } catch {
                     switch error {
                     case .invalid(let message): return .values([.nil, .text(message)])
