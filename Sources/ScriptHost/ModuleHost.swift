@@ -5,8 +5,11 @@ import LuaSandbox
 ///
 /// Confined like its sandbox: only the thread running a job touches ``binding``.
 final class ModuleHost {
+    /// The sandbox the modules' functions and values are registered in.
     let sandbox: LuaSandbox
+    /// The app the sandbox runs scripts of: its store and categories.
     let app: AppRuntime
+    /// What every sandbox of the host shares: the configuration, the executor, the hooks.
     let services: HostServices
     /// The request being served; set by each phase before it runs script code.
     var binding: Binding?
