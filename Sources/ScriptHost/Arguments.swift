@@ -15,6 +15,17 @@ enum Arguments {
         }
     }
 
+    /// A Lua list of strings as Swift strings; nil for anything else.
+    static func strings(_ value: LuaOutput) -> [String]? {
+        guard case .table(let t) = value, t.isArray || t.count == 0 else { return nil }
+        var out: [String] = []
+        for element in t.elements {
+            guard let s = element.stringValue else { return nil }
+            out.append(s)
+        }
+        return out
+    }
+
     /// What a value is, as Lua's argument errors say it.
     static func describe(_ value: LuaOutput) -> String {
         if case .nil = value { return "no value" }

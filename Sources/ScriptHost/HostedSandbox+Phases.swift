@@ -74,8 +74,8 @@ extension HostedSandbox {
     /// Runs `body` as `phase` of `run` under `limits`: the host functions serve `run` for
     /// that phase, the limits are armed around it, and its CPU time is measured.
     private func inPhase<T>(_ run: RequestRun, _ phase: RequestPhase, _ limits: RunLimits, _ body: () -> T) -> (T, Duration) {
-        binding = Binding(run: run, phase: phase)
-        defer { binding = nil }
+        host.binding = Binding(run: run, phase: phase)
+        defer { host.binding = nil }
         let cpuStart = currentThreadCPUTime()
         sandbox.arm(limits)
         let value = body()
@@ -96,7 +96,7 @@ extension HostedSandbox {
             case .error(let message): phase.end = .failed(.init(kind: .error, message: message))
             case .limit(let kind): phase.end = .failed(DeliveryResult.Reason.limit(kind, run.limits))
             }
-            if let problem = readBackUserInfo(Binding(run: run, phase: .didReceive), object: session.content) {
+            if let problem = contentModule.readBackUserInfo(Binding(run: run, phase: .didReceive), object: session.content) {
                 if case .completed = phase.end {
                     phase.end = .failed(.init(kind: .error, message: problem))
                 } else {
@@ -126,9 +126,9 @@ extension HostedSandbox {
         case .failure(.tooLarge(let bytes)): return MainPhase(end: .load(ScriptCompiler.tooLargeMessage(script.name, bytes: bytes)))
         case .failure(.refused(let status)): return MainPhase(end: .load(DeliveryResult.Reason.loadMessage(status, script: script.name, run.limits)))
         }
-        installNewHooks()
-        moduleBase = script.directory
-        guard let environment = makeRequestEnvironment() else {
+        hooksModule.installNewHooks()
+        requireModule.moduleBase = script.directory
+        guard let environment = requireModule.makeRequestEnvironment() else {
             return MainPhase(end: .load("not enough memory to set up \(script.name)"))
         }
         if recording { run.record(.loading, in: .didReceive) }
@@ -145,11 +145,11 @@ extension HostedSandbox {
             return MainPhase(end: .load("\(script.name) defines no didReceive function"))
         }
         let hasBestAttempt = sandbox.typeOfGlobal("bestAttempt", in: environment) == "function"
-        guard let request = makeRequestValue(run) else {
+        guard let request = contentModule.makeRequestValue() else {
             sandbox.release(environment)
             return MainPhase(end: .failed(DeliveryResult.Reason.limit(.memory, run.limits)))
         }
-        guard let content = makeContentObject(run) else {
+        guard let content = contentModule.makeContentObject(run) else {
             sandbox.release(environment)
             sandbox.release(request)
             return MainPhase(end: .failed(DeliveryResult.Reason.limit(.memory, run.limits)))
@@ -183,7 +183,7 @@ extension HostedSandbox {
             case .error(let message): run.log(.warn, "bestAttempt failed: \(message)", host: true)
             case .limit(let kind): run.log(.warn, "bestAttempt was stopped: \(DeliveryResult.Reason.bestAttemptLimit(kind, run.limits))", host: true)
             }
-            if let problem = readBackUserInfo(Binding(run: run, phase: .bestAttempt), object: session.content) {
+            if let problem = contentModule.readBackUserInfo(Binding(run: run, phase: .bestAttempt), object: session.content) {
                 run.log(.warn, "bestAttempt: \(problem)", host: true)
             }
             return returned

@@ -99,7 +99,7 @@ extension HostedSandbox {
             throw SandboxError(message: "the globals probe does not compile")
         }
         defer { sandbox.release(chunk) }
-        guard let environment = makeRequestEnvironment() else { throw SandboxError(message: "not enough memory for an environment") }
+        guard let environment = requireModule.makeRequestEnvironment() else { throw SandboxError(message: "not enough memory for an environment") }
         defer { sandbox.release(environment) }
         guard case .completed = sandbox.run(chunk, in: environment),
               let sink = sandbox.makeValue(.table(LuaTable(pairs: [])))

@@ -2,20 +2,22 @@ import LuaSandbox
 import NotificationModel
 
 /// `categories.has/get/list/register/remove/localized`: the app's registered categories.
-extension HostedSandbox {
-    func installCategories() {
-        function("has", in: "categories") { [unowned self] binding, call in
-            Arguments.text(call, 0, "has").then { id in .values([.boolean(app.categories.read(report: Self.reporter(binding)) { $0.has(id) })]) }
+struct CategoriesModule: ScriptModule {
+    unowned let host: ModuleHost
+
+    func install() {
+        host.function("has", in: "categories") { binding, call in
+            Arguments.text(call, 0, "has").then { id in .values([.boolean(host.app.categories.read(report: binding.hostWarnings) { $0.has(id) })]) }
         }
-        function("get", in: "categories") { [unowned self] binding, call in
+        host.function("get", in: "categories") { binding, call in
             Arguments.text(call, 0, "get").then { id in
-                .values([app.categories.read(report: Self.reporter(binding)) { $0.get(id) }.map { ValueConversion.lua($0.jsonValue) } ?? .nil])
+                .values([host.app.categories.read(report: binding.hostWarnings) { $0.get(id) }.map { ValueConversion.lua($0.jsonValue) } ?? .nil])
             }
         }
-        function("list", in: "categories") { [unowned self] binding, _ in
-            .values([.table(LuaTable(array: app.categories.read(report: Self.reporter(binding)) { $0.list() }.map(LuaInput.text)))])
+        host.function("list", in: "categories") { binding, _ in
+            .values([.table(LuaTable(array: host.app.categories.read(report: binding.hostWarnings) { $0.list() }.map(LuaInput.text)))])
         }
-        function("register", in: "categories") { [unowned self] binding, call in
+        host.function("register", in: "categories") { binding, call in
             // Registered categories outlive the request: refuse a large one before building it.
             let size = ValueConversion.approximateJSONBytes(call[0], atMost: NotificationCategory.maximumBytes)
             if size > NotificationCategory.maximumBytes {
@@ -31,24 +33,24 @@ extension HostedSandbox {
             } catch {
                 return .error("categories.register: \(error)")
             }
-            app.categories.register(category, report: Self.reporter(binding))
+            host.app.categories.register(category, report: binding.hostWarnings)
             _ = binding.run.write(binding.phase) {
                 $0.registeredCategories.append(category.identifier)
                 $0.categories.append(category)
             }
             return .none
         }
-        function("remove", in: "categories") { [unowned self] binding, call in
+        host.function("remove", in: "categories") { binding, call in
             Arguments.text(call, 0, "remove").then { id in
-                let report = Self.reporter(binding)
-                if app.categories.read(report: report, { $0.isDeclared(id) }) {
+                let report = binding.hostWarnings
+                if host.app.categories.read(report: report, { $0.isDeclared(id) }) {
                     return .values([.boolean(false), .text("'\(id)' is declared by the app; only registered categories can be removed")])
                 }
-                let removed = app.categories.remove(id, report: report)
+                let removed = host.app.categories.remove(id, report: report)
                 return removed ? .values([.boolean(true)]) : .values([.boolean(false), .text("no registered category '\(id)'")])
             }
         }
-        function("localized", in: "categories") { [unowned self] binding, call in
+        host.function("localized", in: "categories") { binding, call in
             Arguments.text(call, 0, "localized").then { base in
                 Arguments.text(call, 1, "localized").then { locale in
                     var fallback: String?
@@ -58,7 +60,7 @@ extension HostedSandbox {
                         }
                         fallback = f
                     }
-                    let (id, found) = app.categories.read(report: Self.reporter(binding)) { $0.localized(base: base, locale: locale, fallback: fallback) }
+                    let (id, found) = host.app.categories.read(report: binding.hostWarnings) { $0.localized(base: base, locale: locale, fallback: fallback) }
                     return .values([.text(id), .boolean(found)])
                 }
             }

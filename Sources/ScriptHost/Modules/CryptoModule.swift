@@ -9,9 +9,11 @@ import LuaSandbox
 /// and `"authentication failed"` for a wrong key or tampered data (never a partial plaintext).
 /// A call that is wrong in itself raises an error instead: an argument that is not a table, a
 /// field that is not a string, or a field the table should not have.
-extension HostedSandbox {
-    func installCrypto() {
-        sandbox.register("decrypt", in: "crypto") { call in
+struct CryptoModule: ScriptModule {
+    unowned let host: ModuleHost
+
+    func install() {
+        host.sandbox.register("decrypt", in: "crypto") { call in
             switch Self.decryptRequest(call[0]) {
             case .failure(let failure): return .error(failure.message)
             case .success(.refused(let message)): return .values([.nil, .text(message)])
@@ -26,13 +28,13 @@ extension HostedSandbox {
                 }
             }
         }
-        sandbox.register("sha256", in: "crypto") { call in
+        host.sandbox.register("sha256", in: "crypto") { call in
             Arguments.string(call, 0, "sha256").then { s in
                 guard let digest = Digest.sha256(s.bytes) else { return .error("crypto.sha256: the digest could not be computed") }
                 return .values([.string(LuaString(bytes: digest))])
             }
         }
-        sandbox.register("hmacSHA256", in: "crypto") { call in
+        host.sandbox.register("hmacSHA256", in: "crypto") { call in
             Arguments.string(call, 0, "hmacSHA256").then { key in
                 Arguments.string(call, 1, "hmacSHA256").then { s in
                     guard let mac = Digest.hmacSHA256(key: key.bytes, data: s.bytes) else {

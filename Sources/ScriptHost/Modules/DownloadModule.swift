@@ -6,10 +6,14 @@ import NotificationModel
 import Synchronization
 
 /// `download(url [, options])` and `downloadAll(urls [, options])`: streaming downloads into
-/// the request's folder, typed from their bytes, cancelled when the deadline comes.
-extension HostedSandbox {
-    func installDownloads() {
-        function("download", in: nil) { [unowned self] binding, call in
+/// the request's folder, typed from their bytes, cancelled when the deadline comes; and what
+/// `content:attach(file [, options])` does with such a file
+/// (``attach(_:file:options:)``).
+struct DownloadModule: ScriptModule {
+    unowned let host: ModuleHost
+
+    func install() {
+        host.function("download", in: nil) { binding, call in
             Arguments.text(call, 0, "download").then { url in
                 let options: DownloadOptions
                 switch Self.downloadOptions(call[1], function: "download") {
@@ -28,8 +32,8 @@ extension HostedSandbox {
                 }
             }
         }
-        function("downloadAll", in: nil) { [unowned self] binding, call in
-            guard let urls = Self.strings(call[0]) else {
+        host.function("downloadAll", in: nil) { binding, call in
+            guard let urls = Arguments.strings(call[0]) else {
                 return .error("bad argument #1 to 'downloadAll' (list of URL strings expected, got \(Arguments.describe(call[0])))")
             }
             let options: DownloadOptions
@@ -65,7 +69,7 @@ extension HostedSandbox {
         guard let id = run.beginDownload(cancel: { task.withLock { $0?.cancel() } }) else {
             return Array(repeating: .failure(DownloadError(.deadline, "no download may start after the deadline or in bestAttempt")), count: count)
         }
-        let downloader = services.downloader(media: run.media, allowHTTPHosts: run.allowHTTPHosts)
+        let downloader = host.services.downloader(media: run.media, allowHTTPHosts: run.allowHTTPHosts)
         let directory = run.attachmentDirectory
         let deadline = run.deadline.continuousInstant
         let done = DispatchSemaphore(value: 0)
@@ -131,7 +135,7 @@ extension HostedSandbox {
                 options.maxBytes = Int(n)
                 maxBytesGiven = true
             case "kinds":
-                guard let names = strings(pair.value) else {
+                guard let names = Arguments.strings(pair.value) else {
                     return .failure(HostFailure("\(function): kinds must be a list such as {\"image\", \"video\"}"))
                 }
                 var kinds: Set<AttachmentKind> = []

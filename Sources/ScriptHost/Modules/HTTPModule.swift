@@ -7,9 +7,11 @@ import LuaSandbox
 /// deadline (the script is stopped when the deadline comes during a post), and never while
 /// `bestAttempt` runs. Each post that leaves the policy's checks is recorded in the result's
 /// `posts`.
-extension HostedSandbox {
-    func installHTTP() {
-        function("post", in: "http") { [unowned self] binding, call in
+struct HTTPModule: ScriptModule {
+    unowned let host: ModuleHost
+
+    func install() {
+        host.function("post", in: "http") { binding, call in
             Arguments.text(call, 0, "post").then { url in
                 guard case .string(let body) = call[1] else {
                     return .error("bad argument #2 to 'post' (string expected, got \(Arguments.describe(call[1]))); encode a table with json.encode")
@@ -43,10 +45,10 @@ extension HostedSandbox {
         var until = run.deadline
         if let timeout = options.timeout, Deadline.now().advanced(by: timeout) < until { until = Deadline.now().advanced(by: timeout) }
         let outcome = Poster.post(
-            url, body: body, options: options, answers: run.http, offline: services.configuration.offline,
-            route: services.postRoute, until: until)
+            url, body: body, options: options, answers: run.http, offline: host.services.configuration.offline,
+            route: host.services.postRoute, until: until)
         // The host may have given up on this phase, or the deadline came, while it waited.
-        guard active != nil, !run.deadline.hasPassed else { return .kill(.time) }
+        guard host.active != nil, !run.deadline.hasPassed else { return .kill(.time) }
         switch outcome {
         case .success(let answer): return .values([.integer(Int64(answer.status)), .string(LuaString(bytes: answer.body))])
         case .failure(let failure): return .values([.nil, .text(failure.message)])

@@ -2,15 +2,17 @@ import LuaSandbox
 
 /// `log.debug/info/warn/error(format, ...)` with `string.format` rules, and `print`, which is
 /// `log.info` of its arguments joined by tabs. Bytes that are not UTF-8 are logged as U+FFFD.
-extension HostedSandbox {
-    func installLog() {
+struct LogModule: ScriptModule {
+    unowned let host: ModuleHost
+
+    func install() {
         for level in LogEntry.Level.allCases {
-            function(level.rawValue, in: "log", arguments: .formatted) { binding, call in
+            host.function(level.rawValue, in: "log", arguments: .formatted) { binding, call in
                 binding.run.log(level, Self.logText(call[0]))
                 return .none
             }
         }
-        function("print", in: nil, arguments: .printed) { binding, call in
+        host.function("print", in: nil, arguments: .printed) { binding, call in
             binding.run.log(.info, Self.logText(call[0]))
             return .none
         }

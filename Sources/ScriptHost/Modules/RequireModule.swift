@@ -15,7 +15,22 @@ import LuaSandbox
 /// that the prelude takes out of the environment, so scripts never see it. A file module is
 /// looked at (one `stat`) on the first `require` of each request, and read and compiled again
 /// when it changed: a module edited under `serve` or `watch` is in use from the next request.
-extension HostedSandbox {
+///
+/// Each request's environment is made here (``makeRequestEnvironment()``), with `require`
+/// in it.
+final class RequireModule: ScriptModule {
+    private unowned let host: ModuleHost
+    /// Modules compiled in this sandbox, by file path (or `bundled:NAME`).
+    private var modules: [String: CompiledModule] = [:]
+    /// The folder of the script being run: `require` looks there first.
+    var moduleBase: URL?
+    /// The chunk that defines `require` in each request's environment.
+    private var preludeChunk: CompiledChunk?
+
+    init(host: ModuleHost) {
+        self.host = host
+    }
+
     /// The host function the prelude takes; not a name scripts can reach.
     static let moduleFetcher = "__pushscript_module"
 
@@ -51,8 +66,8 @@ extension HostedSandbox {
         var settled: Bool
     }
 
-    func installRequire() {
-        function(Self.moduleFetcher, in: nil) { [unowned self] binding, call in
+    func install() {
+        host.function(Self.moduleFetcher, in: nil) { [unowned self] binding, call in
             guard case .string(let raw) = call[0], let text = raw.utf8String else {
                 return .values([.nil, .text("bad argument #1 to 'require' (string expected, got \(Arguments.describe(call[0])))")])
             }
@@ -75,7 +90,7 @@ extension HostedSandbox {
         let location: ModuleLocation
         do {
             let name = try ModuleName(text)
-            location = try ModuleResolver(scriptDirectory: moduleBase, libraryDirectories: services.configuration.libraryDirectories).locate(name)
+            location = try ModuleResolver(scriptDirectory: moduleBase, libraryDirectories: host.services.configuration.libraryDirectories).locate(name)
         } catch {
             return .failure(.message(error.message))
         }
@@ -123,9 +138,9 @@ extension HostedSandbox {
             modules[key] = cached
             return .success((cached.chunk, location.chunkName))
         }
-        switch sandbox.compile(source, chunkName: location.chunkName) {
+        switch host.sandbox.compile(source, chunkName: location.chunkName) {
         case .compiled(let chunk):
-            if let stale = modules[key] { sandbox.release(stale.chunk) }
+            if let stale = modules[key] { host.sandbox.release(stale.chunk) }
             modules[key] = CompiledModule(chunk: chunk, source: source, stamp: stamp, settled: settled)
             return .success((chunk, location.chunkName))
         case .failed(.error(let message)):
@@ -140,6 +155,7 @@ extension HostedSandbox {
     /// A fresh environment for a request with `require` defined in it; nil when memory ran
     /// out or the prelude failed.
     func makeRequestEnvironment() -> LuaEnvironment? {
+        let sandbox = host.sandbox
         guard let environment = sandbox.makeEnvironment() else { return nil }
         if preludeChunk == nil, case .compiled(let chunk) = sandbox.compile(Self.requirePrelude, chunkName: "require") {
             preludeChunk = chunk

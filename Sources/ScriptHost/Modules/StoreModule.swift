@@ -8,19 +8,21 @@ import NotificationModel
 /// booleans; `nil` deletes. A value of another type, a store that would pass 64 KB, an
 /// increment of a value that is not a number, and a state file that cannot be written raise an
 /// error. A corrupt state file is reported as a host warning on the request.
-extension HostedSandbox {
-    func installStore() {
-        function("get", in: "store") { [unowned self] binding, call in
+struct StoreModule: ScriptModule {
+    unowned let host: ModuleHost
+
+    func install() {
+        host.function("get", in: "store") { binding, call in
             Arguments.text(call, 0, "get").then { key in
                 do throws(StoreError) {
-                    let value = try app.store.get(key, report: Self.reporter(binding))
+                    let value = try host.app.store.get(key, report: binding.hostWarnings)
                     return .values([value.map(ValueConversion.lua) ?? .nil])
                 } catch {
                     return .error(error.message)
                 }
             }
         }
-        function("set", in: "store") { [unowned self] binding, call in
+        host.function("set", in: "store") { binding, call in
             Arguments.text(call, 0, "set").then { key in
                 let value: JSONValue?
                 switch call[1] {
@@ -36,14 +38,14 @@ extension HostedSandbox {
                     return .error("bad argument #2 to 'set' (string, number, boolean or nil expected, got \(call[1].typeName))")
                 }
                 do throws(StoreError) {
-                    try app.store.set(key, value, report: Self.reporter(binding))
+                    try host.app.store.set(key, value, report: binding.hostWarnings)
                     return .none
                 } catch {
                     return .error(error.message)
                 }
             }
         }
-        function("increment", in: "store") { [unowned self] binding, call in
+        host.function("increment", in: "store") { binding, call in
             Arguments.text(call, 0, "increment").then { key in
                 let by: JSONValue
                 switch call[1] {
@@ -58,7 +60,7 @@ extension HostedSandbox {
                 case .failure(let f): return .error(f.message)
                 }
                 do throws(StoreError) {
-                    return .values([ValueConversion.lua(try app.store.increment(key, by: by, within: bounds, report: Self.reporter(binding)))])
+                    return .values([ValueConversion.lua(try host.app.store.increment(key, by: by, within: bounds, report: binding.hostWarnings))])
                 } catch {
                     return .error(error.message)
                 }
@@ -95,10 +97,5 @@ extension HostedSandbox {
             return .failure(HostFailure("store.increment: min must not be greater than max"))
         }
         return .success(bounds)
-    }
-
-    /// Host warnings on the request being served.
-    static func reporter(_ binding: Binding) -> (String) -> Void {
-        { binding.run.log(.warn, $0, host: true) }
     }
 }

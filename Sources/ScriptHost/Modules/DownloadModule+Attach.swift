@@ -3,9 +3,9 @@ import LuaSandbox
 import MediaDownloader
 import NotificationModel
 
-/// `content:attach(file [, options])`: checks a file against Apple's attachment rules and adds
-/// it to the content.
-extension HostedSandbox {
+extension DownloadModule {
+    /// `content:attach(file [, options])`: checks a file against Apple's attachment rules and
+    /// adds it to the content.
     func attach(_ binding: Binding, file: LuaOutput, options: LuaOutput) -> HostReturn {
         let run = binding.run
         guard case .table(let table) = file, let path = table["path"].stringValue else {
@@ -21,7 +21,7 @@ extension HostedSandbox {
         } catch {
             return .values([.nil, .text("invalid options: \(error)")])
         }
-        let mediaDirectory = services.configuration.mediaDirectory
+        let mediaDirectory = host.services.configuration.mediaDirectory
         let url: URL
         if let mediaDirectory, !path.hasPrefix("/") {
             url = mediaDirectory.appendingPathComponent(path).standardizedFileURL
@@ -74,7 +74,7 @@ extension HostedSandbox {
         if path.hasPrefix(folder), FileManager.default.isReadableFile(atPath: path) { return url }
         let mediaFiles = Set(run.media.values.compactMap { $0.file?.standardizedFileURL.resolvingSymlinksInPath().path })
         if mediaFiles.contains(path), FileManager.default.isReadableFile(atPath: path) { return url }
-        if let media = services.configuration.mediaDirectory {
+        if let media = host.services.configuration.mediaDirectory {
             let folder = media.standardizedFileURL.resolvingSymlinksInPath().path + "/"
             if path.hasPrefix(folder), FileManager.default.isReadableFile(atPath: path) { return url }
         }

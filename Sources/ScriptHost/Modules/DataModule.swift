@@ -17,13 +17,16 @@ import NotificationModel
 ///   character `nil, err`.
 ///
 /// An argument that is not a string (for the decoders and encoders of strings) raises an error.
-extension HostedSandbox {
+struct DataModule: ScriptModule {
+    unowned let host: ModuleHost
+
     /// The deepest nesting `json.decode` gives a script (the bridge carries no deeper value).
     static let maximumJSONDepth = 100
 
-    func installData() {
+    func install() {
+        let sandbox = host.sandbox
         sandbox.registerNull(as: "null", in: "json")
-        sandbox.register("decode", in: "json") { [unowned self] call in
+        sandbox.register("decode", in: "json") { [unowned sandbox] call in
             Arguments.string(call, 0, "decode").then { s in
                 // The host's parse would cost many times the text: refuse before it what could
                 // not fit in the state anyway.
@@ -33,7 +36,7 @@ extension HostedSandbox {
                     return .values([.nil, .text("too large: the decoded value needs at least \(needed) bytes, and the script has \(left) bytes of memory left")])
                 }
                 do throws(ScriptJSONReader.Failure) {
-                    return .values([try ScriptJSONReader.read(s.bytes, maximumDepth: Self.maximumJSONDepth) { [unowned self] in sandbox.limitPassed() }])
+                    return .values([try ScriptJSONReader.read(s.bytes, maximumDepth: Self.maximumJSONDepth) { [unowned sandbox] in sandbox.limitPassed() }])
                 } catch {
                     switch error {
                     case .invalid(let message): return .values([.nil, .text(message)])
@@ -79,98 +82,5 @@ extension HostedSandbox {
                 }
             }
         }
-    }
-}
-
-/// Hex: lower case out, either case in.
-enum Hex {
-    private static let digits = Array("0123456789abcdef".utf8)
-
-    static func encode(_ bytes: [UInt8]) -> String {
-        var out = [UInt8]()
-        out.reserveCapacity(bytes.count * 2)
-        for b in bytes {
-            out.append(digits[Int(b >> 4)])
-            out.append(digits[Int(b & 15)])
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
-
-    static func decode(_ text: [UInt8]) -> Result<[UInt8], HostFailure> {
-        func value(_ c: UInt8) -> UInt8? {
-            switch c {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): return c - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): return c - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): return c - UInt8(ascii: "A") + 10
-            default: return nil
-            }
-        }
-        var out = [UInt8]()
-        out.reserveCapacity(text.count / 2)
-        var high: UInt8 = 0
-        for (index, c) in text.enumerated() {
-            guard let v = value(c) else { return .failure(HostFailure("\(shown(c)) at position \(index + 1) is not a hex digit")) }
-            if index % 2 == 0 { high = v } else { out.append(high << 4 | v) }
-        }
-        guard text.count % 2 == 0 else { return .failure(HostFailure("an odd number of digits (\(text.count))")) }
-        return .success(out)
-    }
-}
-
-/// A byte for a message: the character in quotes when it is printable ASCII, else its code.
-/// A byte in a decoder's message: the character when printable, else its hex value.
-func shown(_ byte: UInt8) -> String {
-    (0x20..<0x7f).contains(byte) ? "'\(Character(Unicode.Scalar(byte)))'" : String(format: "byte 0x%02x", byte)
-}
-
-/// What a JSON text costs decoded, and how deep it nests, read without decoding it.
-enum StrictJSON {
-    /// A lower bound of the bytes the value of `text` takes in a Lua state: every value takes
-    /// a slot of 16 bytes in its array or object, and every array or object a table of at least
-    /// 56 bytes. One pass over the bytes, no value built.
-    static func minimumLuaBytes(of text: [UInt8]) -> Int {
-        text.withUnsafeBufferPointer { bytes in
-            var inString = false
-            var escaped = false
-            var separators = 0
-            var containers = 0
-            var i = 0
-            let n = bytes.count
-            while i < n {
-                let c = bytes[i]
-                i &+= 1
-                if inString {
-                    if escaped { escaped = false } else if c == 0x5c { escaped = true } else if c == 0x22 { inString = false }
-                } else if c == 0x2c {  // ,
-                    separators &+= 1
-                } else if c == 0x22 {  // "
-                    inString = true
-                } else if c == 0x5b || c == 0x7b {  // [ {
-                    containers &+= 1
-                }
-            }
-            return 16 &* separators &+ 56 &* containers
-        }
-    }
-
-    /// How deep the arrays and objects of `text` nest (brackets outside strings).
-    static func depth(of text: [UInt8]) -> Int {
-        var inString = false
-        var escaped = false
-        var depth = 0
-        var deepest = 0
-        for c in text {
-            if inString {
-                if escaped { escaped = false } else if c == 0x5c { escaped = true } else if c == 0x22 { inString = false }
-            } else if c == 0x22 {
-                inString = true
-            } else if c == 0x5b || c == 0x7b {
-                depth += 1
-                deepest = max(deepest, depth)
-            } else if c == 0x5d || c == 0x7d {
-                depth -= 1
-            }
-        }
-        return deepest
     }
 }

@@ -1,16 +1,35 @@
-import Foundation
 import LuaSandbox
 import NotificationModel
 
 /// The `content` object scripts see: a userdata whose reads and writes go to the request's
 /// ``NotificationContent`` at once, checked as SPEC section 1 says. `userInfo` is a live Lua
-/// table kept in the object and read back when a handler returns.
-extension HostedSandbox {
-    static let contentSlots = ["userInfo"]
+/// table kept in the object and read back when a handler returns. Its methods are
+/// `content:attach(file [, options])` (``DownloadModule/attach(_:file:options:)``),
+/// `content:removeAttachments()` and `content:suppress()`.
+///
+/// Also makes each request's read-only `request` table.
+final class ContentModule: ScriptModule {
+    private unowned let host: ModuleHost
+    /// Checks and places the files `content:attach` is given.
+    private let downloads: DownloadModule
+    /// The class of `content` objects, once installed (nil when the state could not define it).
+    private var contentClass: HostClass?
+    /// The functions of `content`'s methods, by name.
+    private var methodIDs: [String: HostFunctionID] = [:]
+    /// Makes the fields of a request's `request` table when its script first looks into it.
+    private var requestLoader: HostFunctionID?
 
-    func installContent() {
-        method("attach", usage: "attach(file)") { [unowned self] binding, call in
-            attach(binding, file: call[1], options: call[2])
+    /// The Lua values a `content` object keeps: its live `userInfo` table.
+    static let slots = ["userInfo"]
+
+    init(host: ModuleHost, downloads: DownloadModule) {
+        self.host = host
+        self.downloads = downloads
+    }
+
+    func install() {
+        method("attach", usage: "attach(file)") { [downloads] binding, call in
+            downloads.attach(binding, file: call[1], options: call[2])
         }
         method("removeAttachments", usage: "removeAttachments()") { binding, _ in
             _ = binding.run.write(binding.phase) { $0.content.removeAllAttachments() }
@@ -20,27 +39,27 @@ extension HostedSandbox {
             _ = binding.run.write(binding.phase) { $0.suppressed = true }
             return .none
         }
-        requestLoader = sandbox.addFunction { [unowned self] _ in
-            guard let binding = active else { return .kill(.time) }
+        requestLoader = host.sandbox.addFunction { [unowned host] _ in
+            guard let binding = host.active else { return .kill(.time) }
             return .values([Self.requestFields(binding.run)])
         }
-        contentClass = sandbox.defineClass(
-            name: "content", slots: Self.contentSlots,
+        contentClass = host.sandbox.defineClass(
+            name: "content", slots: Self.slots,
             index: { [unowned self] call in contentIndex(call) },
             newIndex: { [unowned self] call in contentNewIndex(call) })
     }
 
     /// Adds a method of `content`, called as `content:name(...)`.
     private func method(_ name: String, usage: String, _ body: @escaping (Binding, HostCall) -> HostReturn) {
-        methodIDs[name] = sandbox.addFunction { [unowned self] call in
-            guard let binding = active else { return .kill(.time) }
+        methodIDs[name] = host.sandbox.addFunction { [unowned host] call in
+            guard let binding = host.active else { return .kill(.time) }
             guard case .object = call[0] else { return .error("\(name) is a method: call content:\(usage)") }
             return body(binding, call)
         }
     }
 
     private func contentIndex(_ call: HostCall) -> HostReturn {
-        guard let binding = active else { return .kill(.time) }
+        guard let binding = host.active else { return .kill(.time) }
         guard let key = call[0].stringValue else {
             return .error("content has no field \(call[0].typeName == "string" ? "'?'" : "of type \(call[0].typeName)")")
         }
@@ -53,7 +72,7 @@ extension HostedSandbox {
     }
 
     private func contentNewIndex(_ call: HostCall) -> HostReturn {
-        guard let binding = active else { return .kill(.time) }
+        guard let binding = host.active else { return .kill(.time) }
         guard let key = call[0].stringValue else { return .error("content has no field of type \(call[0].typeName)") }
         guard let field = ContentField(rawValue: key) else { return .error("content has no field '\(key)'") }
         let json: JSONValue?
@@ -98,7 +117,7 @@ extension HostedSandbox {
     /// script left `content.userInfo` as the host made it (untouched, or only read).
     func readBackUserInfo(_ binding: Binding, object: LuaReference) -> String? {
         let value: LuaOutput
-        switch sandbox.readTouchedSlot(0, of: object) {
+        switch host.sandbox.readTouchedSlot(0, of: object) {
         case .success(.none): return nil
         case .success(.some(let v)): value = v
         case .failure(let error): return "userInfo could not be read back: \(error.message)"
@@ -113,7 +132,8 @@ extension HostedSandbox {
 
     /// Makes the `content` object for a request: the userdata and its live `userInfo`.
     func makeContentObject(_ run: RequestRun) -> LuaReference? {
-        guard let object = sandbox.makeObject(of: contentClass, id: 1) else { return nil }
+        let sandbox = host.sandbox
+        guard let contentClass, let object = sandbox.makeObject(of: contentClass, id: 1) else { return nil }
         let userInfo = run.read { ValueConversion.lua($0.userInfo) }
         guard let table = sandbox.makeValue(userInfo) else {
             sandbox.release(object)
@@ -133,8 +153,9 @@ extension HostedSandbox {
 
     /// Makes the read-only `request` table, whose fields are made when the script first
     /// looks into it (``requestFields(_:)``, by ``requestLoader``).
-    func makeRequestValue(_ run: RequestRun) -> LuaReference? {
-        sandbox.makeLazyValue(named: "request", loader: requestLoader)
+    func makeRequestValue() -> LuaReference? {
+        guard let requestLoader else { return nil }
+        return host.sandbox.makeLazyValue(named: "request", loader: requestLoader)
     }
 
     /// The `request` table of `run`: what the script sees once it looks into `request`.
