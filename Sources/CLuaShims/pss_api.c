@@ -368,12 +368,8 @@ static int p_object_set_slot(lua_State *L) {
   lua_rawgeti(L, LUA_REGISTRYINDEX, a->ref);
   if (lua_type(L, -1) != LUA_TUSERDATA) return luaL_error(L, "not a host object");
   lua_rawgeti(L, LUA_REGISTRYINDEX, a->ref2);
-  /* its encoding now: the baseline a later read compares with */
-  pss_context *ctx = pss_ctx(L);
-  ctx->results.length = 0;
-  pss_encode_value(L, -1, &ctx->results);
-  lua_pushlstring(L, (const char *)ctx->results.data, ctx->results.length);
-  ctx->results.length = 0;
+  /* its encoding is taken as the baseline when a script first reads the slot */
+  lua_pushboolean(L, 1);
   lua_setiuservalue(L, -3, PSS_SLOT_BASELINE(a->slot));
   lua_setiuservalue(L, -2, PSS_SLOT_VALUE(a->slot));
   return 0;

@@ -134,13 +134,36 @@ void pss_push_host_function(lua_State *L, int32_t fid) {
 
 #define OBJECT_SIZE PSS_OBJECT_SIZE
 
-/* Marks slot `slot` of the object at 1 as seen by the script. */
-static void mark_touched(lua_State *L, int slot) {
+/* Marks slot `slot` of the object at 1 as seen by the script; returns whether it was not yet. */
+static int mark_touched(lua_State *L, int slot) {
   unsigned char *ud = lua_touserdata(L, 1);
-  uint32_t touched;
+  uint32_t touched, bit = (uint32_t)1 << (slot - 1);
   memcpy(&touched, ud + PSS_OBJECT_TOUCHED_OFFSET, sizeof touched);
-  touched |= (uint32_t)1 << (slot - 1);
+  if (touched & bit) return 0;
+  touched |= bit;
   memcpy(ud + PSS_OBJECT_TOUCHED_OFFSET, &touched, sizeof touched);
+  return 1;
+}
+
+/* Before the script first sees the host's value in `slot` of the object at 1 (whose value is
+ * on top): its encoding as the baseline, so that a read of a value the script did not change
+ * can tell (see PSS_SLOT_BASELINE). Only a value the host stored has a baseline to take. */
+static void take_baseline(lua_State *L, int slot) {
+  pss_context *ctx = pss_ctx(L);
+  if (lua_getiuservalue(L, 1, PSS_SLOT_BASELINE(slot)) != LUA_TBOOLEAN) {
+    lua_pop(L, 1);
+    return;
+  }
+  lua_pop(L, 1);
+  if (ctx == NULL || ctx->dispatching) {
+    lua_pushnil(L);  /* no scratch buffer now: every read copies the value */
+  } else {
+    ctx->results.length = 0;
+    pss_encode_value(L, -1, &ctx->results);
+    lua_pushlstring(L, (const char *)ctx->results.data, ctx->results.length);
+    ctx->results.length = 0;
+  }
+  lua_setiuservalue(L, 1, PSS_SLOT_BASELINE(slot));
 }
 
 static int32_t object_id(lua_State *L) {
@@ -163,8 +186,9 @@ static int object_index(lua_State *L) {
   pss_check_tripped(L);
   int slot = slot_of(L);
   if (slot) {
-    mark_touched(L, slot);
+    int first = mark_touched(L, slot);
     lua_getiuservalue(L, 1, PSS_SLOT_VALUE(slot));
+    if (first) take_baseline(L, slot);
     return 1;
   }
   lua_settop(L, 2);

@@ -25,8 +25,9 @@ int pss_host_class_new(lua_State *L);
 int pss_host_object_new(lua_State *L);
 
 /* A host object's user values: slot i's value at PSS_SLOT_VALUE(i), and at PSS_SLOT_BASELINE(i)
- * the encoding of what the host last stored there (a string), or nil once a script assigned
- * the slot: a value that still encodes as its baseline is unchanged. */
+ * what a read compares with: true after the host stored a value, the encoding of that value
+ * (a string) from when a script first read it, nil once a script assigned the slot or a read
+ * found it changed. A value that still encodes as its baseline is unchanged. */
 #define PSS_SLOT_VALUE(slot) (2 * (slot) - 1)
 #define PSS_SLOT_BASELINE(slot) (2 * (slot))
 
