@@ -31,6 +31,7 @@ public struct JSONKeyOrder: Sendable, Hashable {
 
     /// `keys` in this order: the preferred keys that are present, then the rest sorted.
     public func arrange<Keys: Sequence<String>>(_ keys: Keys) -> [String] {
+        if first.isEmpty { return keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) } }
         var rest = Set(keys)
         var result: [String] = []
         result.reserveCapacity(rest.count)

@@ -31,22 +31,30 @@ struct JSONWriter {
     let prettyPrinted: Bool
     var bytes: [UInt8] = []
     private var depth = 0
+    /// Where the value being written sits, for the one error there is (a non-finite number).
+    private var path: [JSONPath.Component] = []
 
     init(prettyPrinted: Bool) {
         self.prettyPrinted = prettyPrinted
+        bytes.reserveCapacity(1024)
     }
 
-    mutating func write(_ value: JSONValue, order: JSONKeyOrder, path: JSONPath) throws(JSONError) {
+    mutating func write(_ value: JSONValue, order: JSONKeyOrder, path root: JSONPath) throws(JSONError) {
+        path = root.components
+        try write(value, order: order)
+    }
+
+    private mutating func write(_ value: JSONValue, order: JSONKeyOrder) throws(JSONError) {
         switch value {
         case .null:
             append("null")
         case .bool(let bool):
             append(bool ? "true" : "false")
         case .integer(let integer):
-            append(String(integer))
+            writeInteger(integer)
         case .number(let double):
             guard double.isFinite else {
-                let place = path.components.isEmpty ? "" : " at \(path)"
+                let place = path.isEmpty ? "" : " at \(JSONPath(path))"
                 throw JSONError("cannot write \(double) as JSON\(place); JSON numbers must be finite")
             }
             append(Self.text(of: double))
@@ -62,7 +70,9 @@ struct JSONWriter {
             for (index, element) in array.enumerated() {
                 if index > 0 { bytes.append(UInt8(ascii: ",")) }
                 newline()
-                try write(element, order: order, path: path.appending(index))
+                path.append(.index(index))
+                try write(element, order: order)
+                path.removeLast()
             }
             depth -= 1
             newline()
@@ -79,8 +89,10 @@ struct JSONWriter {
                 newline()
                 writeString(key)
                 append(prettyPrinted ? ": " : ":")
+                path.append(.key(key))
                 // The key comes from the object's own keys, so the lookup always succeeds.
-                try write(object[key] ?? .null, order: order.child(key), path: path.appending(key))
+                try write(object[key] ?? .null, order: order.child(key))
+                path.removeLast()
             }
             depth -= 1
             newline()
@@ -97,8 +109,28 @@ struct JSONWriter {
         return text + ".0"
     }
 
+    private mutating func append(_ text: StaticString) {
+        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+
     private mutating func append(_ text: String) {
         bytes.append(contentsOf: text.utf8)
+    }
+
+    /// The decimal digits of `integer`, written without making a string.
+    private mutating func writeInteger(_ integer: Int64) {
+        if integer < 0 { bytes.append(UInt8(ascii: "-")) }
+        var magnitude = integer.magnitude
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: room for 20 digits
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            repeat {
+                buffer[23 - count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+                count += 1
+            } while magnitude > 0
+            bytes.append(contentsOf: buffer[(24 - count)...])
+        }
     }
 
     private mutating func newline() {
@@ -109,7 +141,13 @@ struct JSONWriter {
 
     private mutating func writeString(_ string: String) {
         bytes.append(UInt8(ascii: "\""))
-        for byte in string.utf8 {
+        let utf8 = string.utf8
+        if !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            bytes.append(contentsOf: utf8)
+            bytes.append(UInt8(ascii: "\""))
+            return
+        }
+        for byte in utf8 {
             switch byte {
             case UInt8(ascii: "\""): append("\\\"")
             case UInt8(ascii: "\\"): append("\\\\")
