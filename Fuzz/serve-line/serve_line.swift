@@ -2,8 +2,7 @@
 // Sources/pushscript/Serve/ServeLine.swift).
 //
 // Every line is a request or an error answer; an error answer is one line of valid JSON that
-// echoes the id as it was read (compared as written text: a float of 17 or more characters
-// reads back as an integer, see JSONValue(jsonData:)) and gives a message.
+// echoes the id as it was read (compared as written text) and gives a message.
 import Foundation
 import NotificationModel
 

@@ -21,7 +21,7 @@ extension Fixture {
         } catch let error as FixtureError {
             throw error
         } catch {
-            throw fail("not valid JSON: \(error)")
+            throw fail("\(error)")  // "not valid JSON: ..."
         }
         if object["aps"] != nil {
             throw fail(

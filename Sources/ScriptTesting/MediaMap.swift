@@ -28,7 +28,7 @@ public enum MediaMap {
     public static func answers(contentsOf file: URL) throws(Problem) -> [String: MediaAnswer] {
         guard let data = FileManager.default.contents(atPath: file.path) else { throw Problem(message: "cannot read the file") }
         let value: JSONValue
-        do { value = try JSONValue(jsonData: data) } catch { throw Problem(message: "not valid JSON: \(error.message)") }
+        do { value = try JSONValue(jsonData: data) } catch { throw Problem(message: error.message) }
         let media = try answers(value, relativeTo: file.deletingLastPathComponent())
         for (url, answer) in media.sorted(by: { $0.key < $1.key }) {
             if let path = answer.file?.path, !FileManager.default.isReadableFile(atPath: path) {

@@ -2,8 +2,8 @@ import Foundation
 import Testing
 @testable import NotificationModel
 
-/// How Foundation's numbers on Linux become JSON values: each spelling checked by its case,
-/// not by `==` (which compares numbers by value).
+/// How JSON text becomes values: each number's spelling checked by its case, not by `==`
+/// (which compares numbers by value).
 @Suite struct JSONParsingTests {
     enum Kind: Equatable { case integer(Int64), number(Double), bool(Bool), other }
 
@@ -53,7 +53,7 @@ import Testing
 
     @Test func int64Limits() throws {
         #expect(try kind("9223372036854775807") == .integer(.max))
-        // Foundation hands the smallest Int64 over as a decimal; it must still be an integer.
+        // 19 digits: past the reader's fast path, still an integer.
         #expect(try kind("-9223372036854775808") == .integer(.min))
         #expect(try kind("-9223372036854775807") == .integer(-9_223_372_036_854_775_807))
         #expect(try kind("-1000000000000000000") == .integer(-1_000_000_000_000_000_000))
@@ -69,14 +69,14 @@ import Testing
     }
 
     @Test func longFractionsKeepTheirExactValue() throws {
-        // Foundation stores these as decimals; NSDecimalNumber.doubleValue would round wrongly.
+        // Rounded correctly from all their digits.
         #expect(try kind("0.30000000000000004") == .number(0.30000000000000004))
         #expect(try kind("123456789012345678901234567890.5") == .number(1.2345678901234568e29))
         #expect(try kind("100000000000000000000.0") == .number(1e20))
     }
 
     @Test func longNumeralsWithAFractionOrExponentStayFloats() throws {
-        // Foundation stores numerals of more than 17 characters as decimals, which lose the spelling.
+        // Typed by their spelling, however long: a fraction or exponent makes a float.
         #expect(try kind("1000000001990259778.2") == .number(1_000_000_001_990_259_778.2))
         #expect(try kind("1.0000000019902598e+18") == .number(1.0000000019902598e+18))
         #expect(try kind("-1.00000000199025980E18") == .number(-1.0000000019902598e+18))
@@ -122,7 +122,7 @@ import Testing
             _ = try JSONValue(jsonString: "{\"a\" 1}")
             Issue.record("expected an error")
         } catch {
-            #expect(error.message == "not valid JSON: invalid value around character 5")
+            #expect(error.message == "not valid JSON: expected ':' after a key, found character '1' around character 5")
             #expect(!error.message.contains("\n"))
         }
     }
@@ -132,10 +132,5 @@ import Testing
         data.append(0xFF)
         data.append(contentsOf: Array(#""}"#.utf8))
         #expect(throws: JSONError.self) { _ = try JSONValue(jsonData: data) }
-    }
-
-    @Test func foundationObjectsWithoutJSONFormAreRefused() {
-        #expect(throws: JSONError.self) { _ = try JSONValue(foundationObject: Date()) }
-        #expect(throws: JSONError.self) { _ = try JSONValue(foundationObject: ["k": URL(fileURLWithPath: "/")]) }
     }
 }

@@ -127,6 +127,27 @@ import Testing
         #expect(try parseJSON(lines[3])["id"] as? Int == 9)
     }
 
+    @Test func linesAreReadAsPayloadFilesAre() async throws {
+        let scratch = try TemporaryFolder()
+        try scratch.write("scripts/com.example.news.lua", Self.title("served"))
+        let input = [
+            #"{"id": 1, "app": "com.example.news", "payload": {"aps": {"alert": "hi",}}}"#,
+            #"{"id": 1.0000000019902598e+18, "app": "com.example.none", "payload": {"aps": {}}}"#,
+            #"{"id": 9223372036854775807, "app": "com.example.none", "payload": {"aps": {}}}"#,
+            "\u{FEFF}" + Self.request(4),
+        ].joined(separator: "\n") + "\n"
+        let out = try await CLI.run(["serve", "--scripts", scratch.path("scripts")], stdin: input)
+        let lines = out.stdout.split(separator: "\n").map(String.init)
+        try #require(lines.count == 4, "\(out)")
+        // A trailing comma is refused here as in a payload file, with the same words.
+        #expect(lines[0] == #"{"id":null,"error":"the line is not valid JSON: a comma before '}' at byte 71; give one JSON object per line"}"#)
+        // Long numerals keep their type: a float stays a float, the largest integer an integer.
+        #expect(lines[1].hasPrefix(#"{"id":1.0000000019902598e+18,"outcome":"fallback","#), "\(lines[1])")
+        #expect(lines[2].hasPrefix(#"{"id":9223372036854775807,"outcome":"fallback","#), "\(lines[2])")
+        // A byte order mark belongs at the start of a file, not of a line.
+        #expect(lines[3] == #"{"id":null,"error":"the line is not valid JSON: unexpected byte 0xef at byte 1; give one JSON object per line"}"#)
+    }
+
     @Test func appOptionIsTheDefaultAppAndLocalesArePerRequest() async throws {
         let scratch = try TemporaryFolder()
         try scratch.write("scripts/com.example.news.lua", #"function didReceive(r, c) c.title = r.app .. " " .. table.concat(r.locales, "|") end"#)

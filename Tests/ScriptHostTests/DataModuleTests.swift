@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import NotificationModel
 @testable import ScriptHost
 
 /// `json`, `base64` and `hex` (SPEC "Data").
@@ -57,6 +58,11 @@ import Testing
             }
         }
         #expect(try await values("return json.decode('[1,]')") == [.nil, .text("not valid JSON: a comma before ']' around character 2")])
+        // The words of every JSON reader of the host: a payload file says the same.
+        let file = #"{"a" 1}"#
+        #expect(try await values("return json.decode('\(file)')") == [.nil, .text("not valid JSON: expected ':' after a key, found character '1' around character 5")])
+        #expect(throws: JSONError("not valid JSON: expected ':' after a key, found character '1' around character 5")) { try JSONValue(jsonString: file) }
+        #expect(try await values(#"return json.decode('{"a": 1, "b": 2, "a": [3]}').a[1]"#) == [.integer(3)])
         // Commas and brackets inside strings are text.
         #expect(try await values(#"return json.decode('[",]", "\\",}"]')[2]"#) == [.text("\",}")])
         // Nesting: 100 levels cross, deeper is refused (Foundation's reader stops at 512).

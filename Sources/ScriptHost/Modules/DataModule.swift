@@ -35,15 +35,19 @@ struct DataModule: ScriptModule {
                 if needed > left {
                     return .values([.nil, .text("too large: the decoded value needs at least \(needed) bytes, and the script has \(left) bytes of memory left")])
                 }
-                do throws(ScriptJSONReader.Failure) {
-                    return .values([try ScriptJSONReader.read(s.bytes, maximumDepth: Self.maximumJSONDepth) { [unowned sandbox] in sandbox.limitPassed() }])
+                var builder = LuaJSONBuilder { [unowned sandbox] in sandbox.limitPassed() }
+                do throws(JSONReadError) {
+                    let value = try s.bytes.withUnsafeBufferPointer { (bytes) throws(JSONReadError) in
+                        try JSONScanner.read(bytes, into: &builder, maximumDepth: Self.maximumJSONDepth)
+                    }
+                    return .values([value])
                 } catch {
-                    switch error {
-                    case .invalid(let message): return .values([.nil, .text(message)])
-                    case .limit(let kind): return .kill(kind)
+                    if let kind = builder.stoppedBy { return .kill(kind) }
+                    switch error.problem {
                     case .tooDeep:
                         let depth = StrictJSON.depth(of: s.bytes)
                         return .values([.nil, .text("too deeply nested: \(depth) levels of arrays and objects; json.decode takes at most \(Self.maximumJSONDepth)")])
+                    default: return .values([.nil, .text("not valid JSON: \(error.message(.text))")])
                     }
                 }
             }

@@ -20,16 +20,13 @@ enum ServeLine {
     /// Reads a line. `defaultApp` (`--app`) is used when the request names no app.
     static func parse(_ line: String, defaultApp: String?) -> ServeLine {
         let value: JSONValue
-        switch ServeJSONReader.read(line) {
-        case (let read?, nil):
+        switch read(line) {
+        case .success((let read, false)):
             value = read
-        case (let read, .tooDeep?):
-            let id = read?.objectValue?["id"] ?? .null
-            return .invalid(id: id, message: "the line nests arrays and objects deeper than \(ServeJSONReader.maximumDepth) levels; give a flatter request")
-        case (_, .invalid(let reason)?):
-            return .invalid(id: .null, message: "the line is not valid JSON: \(reason); give one JSON object per line")
-        case (nil, nil):
-            return .invalid(id: .null, message: "the line is not valid JSON; give one JSON object per line")
+        case .success((let read, true)):
+            return .invalid(id: read.objectValue?["id"] ?? .null, message: "the line nests arrays and objects deeper than \(JSONValue.maximumDepth) levels; give a flatter request")
+        case .failure(let error):
+            return .invalid(id: .null, message: "the line is not valid JSON: \(error.message(.line)); give one JSON object per line")
         }
         guard case .object(let object) = value else {
             return .invalid(id: .null, message: "a request must be a JSON object with id, app and payload, not \(article(value.kindName))")
@@ -67,6 +64,22 @@ enum ServeLine {
             locales = tags.isEmpty ? nil : tags
         }
         return .request(id: id, NotificationRequest(payload: payload, app: app, locales: locales))
+    }
+
+    /// The line's JSON, read on past parts nested too deeply (whether there were some comes
+    /// with it), so that such a line can still be answered under its `id`; an `id` that had
+    /// such a part is left out.
+    private static func read(_ line: String) -> Result<(JSONValue, Bool), JSONReadError> {
+        var text = line
+        return text.withUTF8 { bytes in
+            var builder = JSONValue.Builder()
+            do throws(JSONReadError) {
+                let read = try JSONScanner.readSkippingTooDeep(bytes, into: &builder, maximumDepth: JSONValue.maximumDepth)
+                return .success((read.value, read.skippedTooDeep))
+            } catch {
+                return .failure(error)
+            }
+        }
     }
 
     private static func article(_ kind: String) -> String {
