@@ -25,6 +25,8 @@ public final class ScriptDirectory: Sendable {
     public let url: URL
     /// The memory limit compiling a script counts against, in bytes.
     public let memoryLimit: Int
+    /// The folder's path ending in `/`.
+    private let folderPath: String
 
     let executor: SandboxExecutor
     let reporter: @Sendable (Event) -> Void
@@ -50,6 +52,8 @@ public final class ScriptDirectory: Sendable {
     /// A directory of scripts whose compile checks run on the Lua threads of `executor`.
     package init(_ url: URL, memoryLimit: Int, executor: SandboxExecutor, report: @escaping @Sendable (Event) -> Void) {
         self.url = url
+        let folder = url.path
+        folderPath = folder.hasSuffix("/") ? folder : folder + "/"
         self.memoryLimit = memoryLimit
         self.executor = executor
         self.reporter = report
@@ -58,8 +62,13 @@ public final class ScriptDirectory: Sendable {
     /// The file of an app's script: `<app>.lua` in the folder; nil when `app` cannot name a
     /// file there (empty, starting with `.`, or holding `/` or NUL).
     public func fileURL(for app: String) -> URL? {
+        filePath(for: app).map { URL(fileURLWithPath: $0, isDirectory: false) }
+    }
+
+    /// The path of ``fileURL(for:)``, made without a URL: what every lookup stats.
+    func filePath(for app: String) -> String? {
         guard !app.isEmpty, !app.hasPrefix("."), !app.contains("/"), !app.contains("\0") else { return nil }
-        return url.appendingPathComponent(app + ".lua", isDirectory: false)
+        return folderPath + app + ".lua"
     }
 
     /// The script in service for `app`, reloading its file first when it changed.
@@ -67,9 +76,9 @@ public final class ScriptDirectory: Sendable {
     /// Concurrent lookups of one changed file share one reload. Costs one `stat` when nothing
     /// changed.
     public func script(for app: String?) async -> ScriptLookup {
-        guard let app, let file = fileURL(for: app) else { return .missing }
+        guard let app, let path = filePath(for: app) else { return .missing }
         let observed: FileStamp?
-        switch ScriptFileSystem.observe(file.path) {
+        switch ScriptFileSystem.observe(path) {
         case .absent:
             state.withLock { _ = $0.entries.removeValue(forKey: app) }
             return .missing
@@ -88,6 +97,7 @@ public final class ScriptDirectory: Sendable {
             s.sequence += 1
             let sequence = s.sequence
             var entry = s.entries[app] ?? Entry(id: sequence)
+            let file = URL(fileURLWithPath: path, isDirectory: false)
             let reload = Reload(app: app, file: file, entryID: entry.id, sequence: sequence, known: entry.examined, version: entry.version)
             let task = Task { await self.perform(reload) }
             entry.pending = Pending(stamp: observed, sequence: sequence, task: task)
