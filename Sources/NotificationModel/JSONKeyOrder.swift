@@ -30,15 +30,18 @@ public struct JSONKeyOrder: Sendable, Hashable {
     }
 
     /// `keys` in this order: the preferred keys that are present, then the rest sorted.
-    public func arrange<Keys: Sequence<String>>(_ keys: Keys) -> [String] {
-        if first.isEmpty { return keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) } }
-        var rest = Set(keys)
+    public func arrange<Keys: Collection<String>>(_ keys: Keys) -> [String] {
+        let byCodePoint: (String, String) -> Bool = { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        if first.isEmpty { return keys.sorted(by: byCodePoint) }
         var result: [String] = []
-        result.reserveCapacity(rest.count)
-        for key in first where rest.remove(key) != nil {
+        result.reserveCapacity(keys.count)
+        // `contains` of a dictionary's keys is a lookup, not a scan
+        for key in first where keys.contains(key) && !result.contains(key) {
             result.append(key)
         }
-        result.append(contentsOf: rest.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+        if result.count < keys.count {
+            result.append(contentsOf: keys.filter { !first.contains($0) }.sorted(by: byCodePoint))
+        }
         return result
     }
 }
