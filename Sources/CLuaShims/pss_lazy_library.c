@@ -88,6 +88,28 @@ int pss_lib_next(lua_State *L) {
   return 1;
 }
 
+static int finish_pairs(lua_State *L, int status, lua_KContext extra) {
+  (void)L;
+  (void)status;
+  (void)extra;
+  return 3;
+}
+
+/* pairs as stock Lua has it, whose iterator for a table without __pairs is the global next
+ * (pss_lib_next), as stock Lua's is its own next */
+int pss_lib_pairs(lua_State *L) {
+  luaL_checkany(L, 1);
+  if (luaL_getmetafield(L, 1, "__pairs") == LUA_TNIL) {
+    lua_pushcfunction(L, pss_lib_next);
+    lua_pushvalue(L, 1);
+    lua_pushnil(L);
+    return 3;
+  }
+  lua_pushvalue(L, 1);
+  lua_callk(L, 1, 3, 0, finish_pairs);
+  return 3;
+}
+
 static int lazy_pairs(lua_State *L) {
   pss_fill_lazy(L, 1);
   lua_pushcfunction(L, pss_lib_next);

@@ -52,4 +52,23 @@ import Testing
         #expect(next == .completed)
         #expect(later == [.nil, .nil, .text("HI")])
     }
+
+    @Test func pairsAndNextAreWhatStockLuaHas() throws {
+        let r = try Recorder()
+        let (status, values) = r.run("""
+            result(select(1, pairs({})) == next)
+            result(select(1, pairs(math)) == next)
+            local t = setmetatable({}, {__pairs = function(t) return function(_, k) if not k then return 1, 'one' end end, t, nil end})
+            for k, v in pairs(t) do result(v) end
+            local co = coroutine.wrap(function()
+              local y = setmetatable({}, {__pairs = function(t) coroutine.yield('in __pairs') return next, {a = 1}, nil end})
+              for k, v in pairs(y) do result(k) end
+              return 'done'
+            end)
+            result(co()) result(co())
+            result(pcall(pairs))
+            """)
+        #expect(status == .completed, "\(status)")
+        #expect(values == [.boolean(true), .boolean(true), .text("one"), .text("in __pairs"), .text("a"), .text("done"), .boolean(false)])
+    }
 }
