@@ -198,17 +198,21 @@ enum RequestIdentifier {
         // Version 4, variant 1 (RFC 9562).
         high = (high & ~0xF000) | 0x4000
         low = (low & ~(0xC << 60)) | (0x8 << 60)
-        var bytes = [UInt8](repeating: UInt8(ascii: "-"), count: 36)
-        let digits = Array("0123456789ABCDEF".utf8)
-        var position = 0
-        for (word, count) in [(high, 16), (low, 16)] {
-            for i in 0..<count {
-                if position == 8 || position == 13 || position == 18 || position == 23 { position += 1 }
-                bytes[position] = digits[Int((word >> UInt64(60 - 4 * i)) & 0xF)]
-                position += 1
+        return String(unsafeUninitializedCapacity: 36) { bytes in
+            var position = 0
+            for word in [high, low] {
+                for i in 0..<16 {
+                    if position == 8 || position == 13 || position == 18 || position == 23 {
+                        bytes[position] = UInt8(ascii: "-")
+                        position += 1
+                    }
+                    let digit = UInt8((word >> UInt64(60 - 4 * i)) & 0xF)
+                    bytes[position] = digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "A") + digit - 10
+                    position += 1
+                }
             }
+            return position
         }
-        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// SplitMix64's finalizer: every input bit reaches every output bit.
