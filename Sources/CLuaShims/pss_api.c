@@ -69,6 +69,7 @@ static int p_register(lua_State *L) {
     pss_decode_value(L, a->value, a->length, &pos);
   } else lua_rawgeti(L, LUA_REGISTRYINDEX, ctx->ref_null);
   lua_setfield(L, -2, a->name);
+  pss_template_changed(L);
   return 0;
 }
 

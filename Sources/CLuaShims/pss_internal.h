@@ -135,9 +135,14 @@ void pss_push_environment(lua_State *L);
  * every table is copied in turn, its metatable and JSON array mark kept (pss_state.c). */
 void pss_push_copy(lua_State *L, int idx, int extra);
 
-/* Pushes an empty proxy that becomes a copy (pss_push_copy) of the template's table at
- * `from` the first time a script uses it (pss_lazy_library.c). */
-void pss_push_lazy_copy(lua_State *L, int from);
+/* Pushes the metatable that makes a table a proxy of the template's table at `from`: an
+ * empty table with it becomes a copy (pss_push_copy) of that table the first time a script
+ * uses it. One per template table, made once (pss_lazy_library.c). */
+void pss_push_lazy_metatable(lua_State *L, int from);
+
+/* Notes that the template's own fields changed: the next environment is made from them as
+ * they are now (pss_state.c). */
+void pss_template_changed(lua_State *L);
 
 /* When the table at `idx` is such a proxy, makes it the copy now and returns 1; else 0.
  * Every C function that reads or changes a script's table past its metatable calls it

@@ -135,8 +135,8 @@ int pss_lib_rawlen(lua_State *L) {
   return 1;
 }
 
-/* Pushes the lazy metatable for the template's table at `from` (absolute), made once. */
-static void push_lazy_metatable(lua_State *L, int from) {
+void pss_push_lazy_metatable(lua_State *L, int from) {
+  from = lua_absindex(L, from);
   if (lua_rawgetp(L, LUA_REGISTRYINDEX, &metatables_key) != LUA_TTABLE) {
     lua_pop(L, 1);
     lua_newtable(L);
@@ -165,11 +165,4 @@ static void push_lazy_metatable(lua_State *L, int from) {
   lua_pushvalue(L, -2);
   lua_rawset(L, -4);  /* remembered for the next run */
   lua_remove(L, -2);
-}
-
-void pss_push_lazy_copy(lua_State *L, int from) {
-  from = lua_absindex(L, from);
-  lua_newtable(L);
-  push_lazy_metatable(L, from);
-  lua_setmetatable(L, -2);
 }
