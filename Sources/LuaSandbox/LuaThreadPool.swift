@@ -48,7 +48,11 @@ public final class LuaThreadPool: Sendable {
     public var isHeldByStuckJobs: Bool { state.withLock { $0.stuck >= maxThreads } }
 
     /// Runs `job` on one of the pool's threads (queued while all ``maxThreads`` are busy).
+    ///
+    /// From a task running on one of the pool's threads (see ``enqueue(_:)``), the job runs on
+    /// that thread as soon as the task waits: handing it over wakes no other thread.
     public func submit(_ job: @escaping @Sendable () -> Void) {
+        if let worker = PoolWorker.current, worker.pool === self, worker.takesNext(job, lua: true) { return }
         let startThread = state.withLock { s -> Bool in
             s.jobs.append(job)
             let pending = s.jobs.count - s.head
@@ -68,15 +72,24 @@ public final class LuaThreadPool: Sendable {
     /// Notes that a job the executor gave up on has returned (or never started).
     func stuckJobEnded() { state.withLock { $0.stuck -= 1 } }
 
+    /// Notes that the Lua job running on this thread has finished its work: a task it resumes
+    /// now may run on this thread next.
+    func jobFinishing() { PoolWorker.current?.finishing = true }
+
     private func start() {
-        let thread = Thread { [self] in work() }
+        let thread = Thread { [self] in work(PoolWorker(pool: self)) }
         thread.stackSize = stackSize
         thread.name = "lua"
         thread.start()
     }
 
-    private func work() {
+    private func work(_ worker: PoolWorker) {
+        worker.makeCurrent()
         while true {
+            if let (job, lua) = worker.takeNext() {
+                worker.run(job, lua: lua)
+                continue
+            }
             state.withLock { $0.idle += 1 }
             available.wait()
             let job = state.withLock { s -> @Sendable () -> Void in
@@ -89,7 +102,7 @@ public final class LuaThreadPool: Sendable {
                 }
                 return job
             }
-            job()
+            worker.run(job, lua: true)
         }
     }
 }

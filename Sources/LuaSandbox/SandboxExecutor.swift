@@ -171,6 +171,8 @@ private final class Once<Value: Sendable>: PhaseClock, Sendable {
             return (s.continuation, s.timers)
         }
         timers.forEach(watchdog.cancel)
+        // the job's work is done: the task it resumes may go on on this thread
+        pool.jobFinishing()
         continuation?.resume(returning: .finished(value))
         return continuation != nil
     }

@@ -26,6 +26,13 @@ public final class ScriptHost: Sendable {
         services = HostServices(configuration: configuration, executor: executor)
     }
 
+    /// The executor for a task that delivers one request after another (a server's loop): a
+    /// task that prefers it (`withTaskExecutorPreference(host.deliveryExecutor) { ... }`) goes
+    /// on after each delivery on the thread that ran the script, and hands that thread its next
+    /// request, so that neither hand-off wakes another thread. Deadlines and limits hold as
+    /// for any task.
+    public var deliveryExecutor: any TaskExecutor { services.executor.pool }
+
     /// The runtime of an app (made on first use).
     func runtime(for app: String?) -> AppRuntime {
         let key = app ?? ""

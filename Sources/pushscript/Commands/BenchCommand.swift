@@ -78,7 +78,8 @@ enum BenchCommand: Command {
         _ count: Int, concurrency: Int, host: ScriptHost, request: NotificationRequest, script: Script, native: NativeRule?
     ) async -> [BenchReport.Sample] {
         let next = Ticket()
-        return await withTaskGroup(of: [BenchReport.Sample].self) { group in
+        return await withTaskExecutorPreference(host.deliveryExecutor) {
+          await withTaskGroup(of: [BenchReport.Sample].self) { group in
             for _ in 0..<min(concurrency, count) {
                 group.addTask {
                     var samples: [BenchReport.Sample] = []
@@ -97,6 +98,7 @@ enum BenchCommand: Command {
                 }
             }
             return await group.reduce(into: []) { $0 += $1 }
+          }
         }
     }
 }

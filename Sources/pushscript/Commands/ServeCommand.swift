@@ -56,9 +56,11 @@ enum ServeCommand: Command {
         let defaultApp = a.value(HostOptions.app)
         let reader = LineReader(window: window)
         let output = OrderedOutput(written: { reader.release() })
-        let order = AppOrder()
+        // Each request's task goes on, after its delivery, on the thread that ran its script.
+        let order = AppOrder(executor: host.deliveryExecutor)
         var index = 0
-        await withDiscardingTaskGroup { group in
+        await withTaskExecutorPreference(host.deliveryExecutor) {
+          await withDiscardingTaskGroup { group in
             for await line in reader.lines() {
                 if line.allSatisfy(\.isWhitespace) {
                     reader.release()
@@ -79,6 +81,7 @@ enum ServeCommand: Command {
                     group.addTask { await task.value }
                 }
             }
+          }
         }
         return .success
     }

@@ -19,6 +19,13 @@ final class AppOrder: Sendable {
     }
 
     private let state = Mutex(State())
+    /// The executor the work's tasks prefer (nil: the global one).
+    private let executor: (any TaskExecutor)?
+
+    /// An order whose work runs in tasks that prefer `executor`.
+    init(executor: (any TaskExecutor)? = nil) {
+        self.executor = executor
+    }
 
     /// Starts `work` for `app` once the app's earlier work has finished; returns its task.
     @discardableResult
@@ -27,7 +34,7 @@ final class AppOrder: Sendable {
             let previous = s.tails[app]?.task
             let ticket = s.nextTicket
             s.nextTicket += 1
-            let task = Task {
+            let task = Task(executorPreference: executor) {
                 await previous?.value
                 await work()
                 self.finished(app: app, ticket: ticket)

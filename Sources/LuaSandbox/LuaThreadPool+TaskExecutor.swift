@@ -1,0 +1,81 @@
+import Dispatch
+import Glibc
+
+/// A task that prefers the pool as its executor (`withTaskExecutorPreference`) runs on the
+/// pool's threads between their Lua jobs: a task that hands a job to the pool and waits for it
+/// goes on, when the job is done, on the thread that ran it, and its next job runs on that
+/// thread too, so that a loop of deliveries wakes no thread. What a task resumes there (the
+/// task awaiting it, the next request of a queue) runs there after it. Only what a thread hands itself
+/// stays on it: a task resumed from elsewhere (the watchdog, a download's callback, a job
+/// still at work) runs on a thread of the global dispatch queue, as any task does, so that no
+/// task ever waits behind a Lua job, and no Lua thread is ever held by a task.
+extension LuaThreadPool: TaskExecutor {
+    public func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let executor = asUnownedTaskExecutor()
+        let run: @Sendable () -> Void = { job.runSynchronously(on: executor) }
+        if let worker = PoolWorker.current, worker.pool === self, worker.takesNext(run, lua: false) { return }
+        DispatchQueue.global().async(execute: run)
+    }
+}
+
+/// What a thread of the pool keeps for itself: the few jobs it handed itself to run next, in
+/// order. Touched only by its own thread.
+final class PoolWorker {
+    unowned let pool: LuaThreadPool
+    private var next: [(job: @Sendable () -> Void, lua: Bool)] = []
+    /// Whether the thread is running a Lua job (not a task of the pool's).
+    private var inLuaJob = false
+    /// Whether that Lua job has finished its work (see ``LuaThreadPool/jobFinishing()``).
+    var finishing = false
+
+    /// The most jobs a thread keeps for itself; more go where they would without it.
+    static let capacity = 4
+
+    init(pool: LuaThreadPool) {
+        self.pool = pool
+        next.reserveCapacity(Self.capacity)
+    }
+
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key, nil)
+        return key
+    }()
+
+    /// The worker of the current thread, when it is a pool thread.
+    static var current: PoolWorker? {
+        guard let pointer = pthread_getspecific(key) else { return nil }
+        return Unmanaged<PoolWorker>.fromOpaque(pointer).takeUnretainedValue()
+    }
+
+    /// Makes this the worker of the current thread (which keeps it for its life).
+    func makeCurrent() {
+        pthread_setspecific(Self.key, Unmanaged.passRetained(self).toOpaque())
+    }
+
+    /// Keeps `job` to run on this thread after what it runs now, when it may: there is room,
+    /// and the thread runs no Lua job or one that has finished (a task must not wait behind a
+    /// Lua job at work; a Lua job handed on from a task runs once the task waits).
+    func takesNext(_ job: @escaping @Sendable () -> Void, lua: Bool) -> Bool {
+        guard next.count < Self.capacity else { return false }
+        if lua ? inLuaJob : (inLuaJob && !finishing) { return false }
+        next.append((job, lua))
+        return true
+    }
+
+    /// The first job this thread handed itself, if any.
+    func takeNext() -> (@Sendable () -> Void, Bool)? {
+        guard !next.isEmpty else { return nil }
+        let first = next.removeFirst()
+        return (first.job, first.lua)
+    }
+
+    /// Runs a job on this thread.
+    func run(_ job: () -> Void, lua: Bool) {
+        inLuaJob = lua
+        finishing = false
+        job()
+        inLuaJob = false
+    }
+}

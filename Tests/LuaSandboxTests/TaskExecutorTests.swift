@@ -1,0 +1,74 @@
+import Foundation
+import Glibc
+import Testing
+@testable import LuaSandbox
+
+/// A task that prefers the thread pool as its executor goes on, after a job, on the thread that
+/// ran it, and hands that thread its next job; a stuck job still lets it go on at its deadline.
+@Suite(.serialized) struct TaskExecutorTests {
+    @Test func aTaskThatPrefersThePoolStaysOnTheThreadOfItsJobs() async throws {
+        let pool = LuaThreadPool(maxThreads: 4)
+        let executor = SandboxExecutor(pool: pool)
+        let sandbox = try LuaSandbox()
+        let (jobs, after) = await withTaskExecutorPreference(pool) { () async -> ([pthread_t], [pthread_t]) in
+            var jobs: [pthread_t] = []
+            var after: [pthread_t] = []
+            for _ in 0..<20 {
+                guard case .finished(let thread) = await executor.run(sandbox, deadline: .after(.seconds(5)), { _ in pthread_self() })
+                else { return ([], []) }
+                jobs.append(thread)
+                after.append(pthread_self())
+            }
+            return (jobs, after)
+        }
+        #expect(jobs.count == 20)
+        // after the first hand-off (from the test's own thread), every job and the task after
+        // it run on one thread: nothing was handed to another
+        #expect(Set(jobs.dropFirst()).count == 1)
+        #expect(jobs.dropFirst() == after.dropFirst())
+        #expect(pool.threadCount == 1)
+    }
+
+    @Test func withoutThePreferenceATaskGoesBackToTheGlobalExecutor() async throws {
+        let pool = LuaThreadPool(maxThreads: 4)
+        let executor = SandboxExecutor(pool: pool)
+        let sandbox = try LuaSandbox()
+        guard case .finished(let job) = await executor.run(sandbox, deadline: .after(.seconds(5)), { _ in pthread_self() }) else {
+            Issue.record("not finished")
+            return
+        }
+        #expect(job != pthread_self())
+    }
+
+    @Test func aStuckJobStillLetsThePreferringTaskGoOnAtItsDeadline() async throws {
+        let pool = LuaThreadPool(maxThreads: 4)
+        let executor = SandboxExecutor(pool: pool)
+        let stuck = try LuaSandbox()
+        stuck.register("stuck") { _ in
+            Thread.sleep(forTimeInterval: 2)  // a C call no hook can interrupt
+            return .none
+        }
+        let start = Deadline.now()
+        let (first, second) = await withTaskExecutorPreference(pool) { () async -> (JobOutcome<RunStatus>, JobOutcome<RunStatus>?) in
+            let first = await executor.run(stuck, deadline: .after(.milliseconds(200)), grace: .milliseconds(50)) { sandbox in
+                runScript("stuck() while true do end", in: sandbox,
+                          limits: RunLimits(cpuTime: .seconds(10), memoryBytes: 8 << 20, deadline: .after(.milliseconds(200))))
+            }
+            guard let fresh = try? LuaSandbox() else { return (first, nil) }
+            let second = await executor.run(fresh, deadline: .after(.seconds(5))) { sandbox in
+                runScript("local n = 0 for i = 1, 100 do n = n + i end", in: sandbox)
+            }
+            return (first, second)
+        }
+        let waited = (Deadline.now().nanoseconds - start.nanoseconds) / 1_000_000
+        guard case .abandoned = first else {
+            Issue.record("expected abandonment, got \(first)")
+            return
+        }
+        guard case .finished(.completed)? = second else {
+            Issue.record("the next job did not run: \(String(describing: second))")
+            return
+        }
+        #expect(waited >= 240 && waited < 1000, "waited \(waited) ms")
+    }
+}
