@@ -72,10 +72,36 @@ int pss_dispatch_call(lua_State *L, int32_t fid, int32_t object_id, int first) {
   return call_host(L, ctx, fid, object_id, ctx->args.data, ctx->args.length, 1);
 }
 
+/* A host call made while the host reads a value out of the state: the script is over or
+ * stopped, so a limit it hit does not stop this call (the userInfo of a script stopped by a
+ * limit is still the best attempt, even when it holds a lazy view it never looked into), and
+ * what the host refuses is a plain error. */
+static int call_host_reading(lua_State *L, pss_context *ctx, int32_t fid,
+                             const unsigned char *args, size_t length) {
+  if (dispatch_fn == NULL) luaL_error(L, "host functions are unavailable");
+  ctx->results.length = 0;
+  ctx->dispatching = 1;
+  int r = dispatch_fn(ctx->host, fid, -1, args, length, &ctx->results);
+  ctx->dispatching = 0;
+  if (r != PSS_HOST_RETURN) {
+    if (r == PSS_HOST_ERROR)
+      lua_pushlstring(L, (const char *)ctx->results.data, ctx->results.length);
+    else
+      lua_pushliteral(L, "the host made no value: the request is over");
+    trim(&ctx->results);
+    return lua_error(L);
+  }
+  int count = ctx->results.length ? pss_decode_values(L, ctx->results.data, ctx->results.length) : 0;
+  trim(&ctx->results);
+  return count;
+}
+
 int pss_call_without_arguments(lua_State *L, int32_t fid) {
-  pss_context *ctx = host_context(L);
   static const unsigned char none[4] = {0, 0, 0, 0};  /* a u32 count of 0 */
-  return call_host(L, ctx, fid, -1, none, sizeof none, 0);
+  pss_context *ctx = pss_ctx(L);
+  if (ctx != NULL && ctx->reading && !ctx->dispatching)
+    return call_host_reading(L, ctx, fid, none, sizeof none);
+  return call_host(L, host_context(L), fid, -1, none, sizeof none, 0);
 }
 
 /* upvalues: function id, argument kind, [string.format] */
