@@ -42,6 +42,13 @@ static void fill(lua_State *L, int idx, int mt) {
     lua_pushnil(L);
     lua_setmetatable(L, idx);
   }
+  /* an empty JSON array stays one, as in pss_push_copy */
+  lua_pushnil(L);
+  if (lua_next(L, from) != 0) lua_pop(L, 2);
+  else if (pss_marked_array(L, from)) {
+    lua_pushvalue(L, idx);
+    pss_mark_array(L);
+  }
   lua_settop(L, from - 1);
 }
 
@@ -86,6 +93,26 @@ int pss_lib_next(lua_State *L) {
   if (lua_next(L, 1)) return 2;
   lua_pushnil(L);
   return 1;
+}
+
+static int pairs_continued(lua_State *L, int status, lua_KContext extra) {
+  (void)L; (void)status; (void)extra;
+  return 3;
+}
+
+/* pairs as stock Lua's: __pairs when the value has one, else next (this file's), the value and
+ * nil, so that pairs(t) == next holds as it does in stock Lua */
+int pss_lib_pairs(lua_State *L) {
+  luaL_checkany(L, 1);
+  if (luaL_getmetafield(L, 1, "__pairs") == LUA_TNIL) {
+    lua_pushcfunction(L, pss_lib_next);
+    lua_pushvalue(L, 1);
+    lua_pushnil(L);
+  } else {
+    lua_pushvalue(L, 1);
+    lua_callk(L, 1, 3, 0, pairs_continued);
+  }
+  return 3;
 }
 
 static int lazy_pairs(lua_State *L) {

@@ -16,10 +16,12 @@ int pss_lib_xpcall(lua_State *L);
 int pss_lib_setmetatable(lua_State *L);
 int pss_lib_rawset(lua_State *L);
 int pss_table_getmetatable(lua_State *L);
-/* rawget, rawlen and next that see a lazy library table as its copy (pss_lazy_library.c) */
+/* rawget, rawlen and next that see a lazy library table as its copy, and pairs, which gives
+ * that next as stock pairs gives stock next (pss_lazy_library.c) */
 int pss_lib_rawget(lua_State *L);
 int pss_lib_rawlen(lua_State *L);
 int pss_lib_next(lua_State *L);
+int pss_lib_pairs(lua_State *L);
 /* getmetatable: for a string, the run's view of the string metatable (pss_state.c) */
 int pss_lib_getmetatable(lua_State *L);
 int pss_lib_load(lua_State *L);

@@ -10,8 +10,7 @@
 /* The stock functions scripts get as they are: their work does not grow with their
  * arguments. */
 static const char *const BASE_NAMES[] = {
-  "assert", "error", "ipairs", "pairs", "select", "tostring", "type", "rawequal", "_VERSION",
-  NULL,
+  "assert", "error", "ipairs", "select", "tostring", "type", "rawequal", "_VERSION", NULL,
 };
 static const char *const STRING_NAMES[] = {"len", NULL};
 static const char *const COROUTINE_NAMES[] = {
@@ -157,6 +156,7 @@ static int p_setup(lua_State *L) {
   set_function(L, E, "rawget", pss_lib_rawget);
   set_function(L, E, "rawlen", pss_lib_rawlen);
   set_function(L, E, "next", pss_lib_next);
+  set_function(L, E, "pairs", pss_lib_pairs);
   set_function(L, E, "getmetatable", pss_lib_getmetatable);
   set_function(L, E, "load", pss_lib_load);
 

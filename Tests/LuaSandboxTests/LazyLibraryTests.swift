@@ -40,6 +40,37 @@ import Testing
         #expect(!first.isEmpty)
     }
 
+    /// `pairs` gives the `next` the script sees, as stock Lua's `pairs` gives its own `next`,
+    /// for a library before and after its first use as for any table.
+    @Test func pairsGivesTheScriptsNext() throws {
+        let r = try Recorder()
+        let (status, values) = r.run("""
+            result(pairs({}) == next) result(pairs(string) == next) result(pairs(math) == next)
+            result(pairs(string) == next)
+            local f, t, k = pairs(setmetatable({}, {__pairs = function(t) return 1, 2, 3 end}))
+            result(f + t + k)
+            """)
+        #expect(status == .completed, "\(status)")
+        #expect(values == [.boolean(true), .boolean(true), .boolean(true), .boolean(true), .integer(6)])
+    }
+
+    /// A table the host registered as an empty JSON array is one in every run, whether the
+    /// script's first use of it is the host's copy or not.
+    @Test func anEmptyArrayStaysAnArray() throws {
+        let r = try Recorder()
+        r.sandbox.register(value: .table(LuaTable(array: [])), as: "empty")
+        let (status, values) = r.run("result(empty) result(empty)")
+        #expect(status == .completed, "\(status)")
+        #expect(values.count == 2)
+        for value in values {
+            guard case .table(let table) = value else {
+                Issue.record("not a table: \(value)")
+                continue
+            }
+            #expect(table.isArray && table.count == 0)
+        }
+    }
+
     @Test func whatARunAddsToALibraryStaysInThatRun() throws {
         let r = try Recorder()
         let (status, values) = r.run("""
