@@ -173,7 +173,9 @@ static int mark_touched(lua_State *L, int slot) {
 
 /* Before the script first sees the host's value in `slot` of the object at 1 (whose value is
  * on top): its encoding as the baseline, so that a read of a value the script did not change
- * can tell (see PSS_SLOT_BASELINE). Only a value the host stored has a baseline to take. */
+ * can tell (see PSS_SLOT_BASELINE). Only a value the host stored has a baseline to take. The
+ * argument buffer is free here, and stays free while a lazy view met in the value is made
+ * (pss_call_without_arguments uses the results buffer). */
 static void take_baseline(lua_State *L, int slot) {
   pss_context *ctx = pss_ctx(L);
   if (lua_getiuservalue(L, 1, PSS_SLOT_BASELINE(slot)) != LUA_TBOOLEAN) {
@@ -184,10 +186,11 @@ static void take_baseline(lua_State *L, int slot) {
   if (ctx == NULL || ctx->dispatching) {
     lua_pushnil(L);  /* no scratch buffer now: every read copies the value */
   } else {
-    ctx->results.length = 0;
-    pss_encode_value(L, -1, &ctx->results);
-    lua_pushlstring(L, (const char *)ctx->results.data, ctx->results.length);
-    ctx->results.length = 0;
+    ctx->args.length = 0;
+    pss_encode_value(L, -1, &ctx->args);
+    lua_pushlstring(L, (const char *)ctx->args.data, ctx->args.length);
+    ctx->args.length = 0;
+    trim(&ctx->args);
   }
   lua_setiuservalue(L, 1, PSS_SLOT_BASELINE(slot));
 }
