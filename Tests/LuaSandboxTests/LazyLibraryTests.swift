@@ -21,14 +21,22 @@ import Testing
         "local mt = setmetatable({}, T) result(rawget(T, 'floor') ~= nil or rawget(T, 'upper') ~= nil or rawget(T, 'config') ~= nil)",
         "local e = echo(T) local n = 0 for _ in pairs(e) do n = n + 1 end result(n)",
         "result(select('#', table.unpack(T)))",
+        "table.insert(T, 5) result(#T) result(T[#T])",
+        "result(table.remove(T)) result(#T)",
+        "local n = 0 for _ in ipairs(T) do n = n + 1 end result(n)",
+        "table.move({7, 8}, 1, 2, 2, T) result(#T) result(rawget(T, 2))",
+        "result(load('return floor or upper or config', 'x', 't', T)() ~= nil)",
+        "table.sort(T) result(#T)",
+        "result(table.concat(T, ','))",
     ]
 
-    @Test(arguments: ["string", "math", "table", "data"], firstUses)
+    @Test(arguments: ["string", "math", "table", "data", "list"], firstUses)
     func theFirstUseSeesTheWholeCopy(library: String, use: String) throws {
         let r = try Recorder()
         r.sandbox.register(value: .table(LuaTable(fields: [
             ("config", .table(LuaTable(fields: [("n", .integer(1))]))), ("name", .text("x")),
         ])), as: "data")
+        r.sandbox.register(value: .table(LuaTable(array: [.integer(3), .integer(1), .integer(2)])), as: "list")
         let script = "local T = \(library) " + use
         // the same use after the table was touched (and so copied) first
         let touched = "local T = \(library) local _ = T.nothing " + use
