@@ -284,11 +284,20 @@ static int p_value_read(lua_State *L) {
   return 0;
 }
 
+/* Runs p_value_read with ctx->reading set (see pss_call_without_arguments). */
+static int read_value(pss_context *ctx, ref_args *a, pss_buffer *err) {
+  int reading = ctx->reading;
+  ctx->reading = 1;
+  int status = protected(ctx, p_value_read, a, err);
+  ctx->reading = reading;
+  return status;
+}
+
 int pss_value_read(pss_context *ctx, int ref, pss_buffer *out, pss_buffer *err) {
   ref_args a = {0};
   a.ref = ref;
   a.out = out;
-  return protected(ctx, p_value_read, &a, err);
+  return read_value(ctx, &a, err);
 }
 
 int pss_object_read_slot(pss_context *ctx, int object_ref, int slot, pss_buffer *out,
@@ -297,7 +306,7 @@ int pss_object_read_slot(pss_context *ctx, int object_ref, int slot, pss_buffer 
   a.ref = object_ref;
   a.slot = slot;
   a.out = out;
-  return protected(ctx, p_value_read, &a, err);
+  return read_value(ctx, &a, err);
 }
 
 int pss_object_read_touched_slot(pss_context *ctx, int object_ref, int slot, pss_buffer *out,
@@ -307,7 +316,7 @@ int pss_object_read_touched_slot(pss_context *ctx, int object_ref, int slot, pss
   a.slot = slot;
   a.n = 1;
   a.out = out;
-  int status = protected(ctx, p_value_read, &a, err);
+  int status = read_value(ctx, &a, err);
   *touched_out = a.result;
   return status;
 }

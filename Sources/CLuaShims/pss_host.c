@@ -72,10 +72,36 @@ int pss_dispatch_call(lua_State *L, int32_t fid, int32_t object_id, int first) {
   return call_host(L, ctx, fid, object_id, ctx->args.data, ctx->args.length, 1);
 }
 
+/* A host call made while the host reads a value out of the state: the script is over or
+ * stopped, so a limit it hit does not stop this call (the userInfo of a script stopped by a
+ * limit is still the best attempt, even when it holds a lazy view it never looked into), and
+ * what the host refuses is a plain error. */
+static int call_host_reading(lua_State *L, pss_context *ctx, int32_t fid,
+                             const unsigned char *args, size_t length) {
+  if (dispatch_fn == NULL) luaL_error(L, "host functions are unavailable");
+  ctx->results.length = 0;
+  ctx->dispatching = 1;
+  int r = dispatch_fn(ctx->host, fid, -1, args, length, &ctx->results);
+  ctx->dispatching = 0;
+  if (r != PSS_HOST_RETURN) {
+    if (r == PSS_HOST_ERROR)
+      lua_pushlstring(L, (const char *)ctx->results.data, ctx->results.length);
+    else
+      lua_pushliteral(L, "the host made no value: the request is over");
+    trim(&ctx->results);
+    return lua_error(L);
+  }
+  int count = ctx->results.length ? pss_decode_values(L, ctx->results.data, ctx->results.length) : 0;
+  trim(&ctx->results);
+  return count;
+}
+
 int pss_call_without_arguments(lua_State *L, int32_t fid) {
-  pss_context *ctx = host_context(L);
   static const unsigned char none[4] = {0, 0, 0, 0};  /* a u32 count of 0 */
-  return call_host(L, ctx, fid, -1, none, sizeof none, 0);
+  pss_context *ctx = pss_ctx(L);
+  if (ctx != NULL && ctx->reading && !ctx->dispatching)
+    return call_host_reading(L, ctx, fid, none, sizeof none);
+  return call_host(L, host_context(L), fid, -1, none, sizeof none, 0);
 }
 
 /* upvalues: function id, argument kind, [string.format] */
@@ -147,7 +173,9 @@ static int mark_touched(lua_State *L, int slot) {
 
 /* Before the script first sees the host's value in `slot` of the object at 1 (whose value is
  * on top): its encoding as the baseline, so that a read of a value the script did not change
- * can tell (see PSS_SLOT_BASELINE). Only a value the host stored has a baseline to take. */
+ * can tell (see PSS_SLOT_BASELINE). Only a value the host stored has a baseline to take. The
+ * argument buffer is free here, and stays free while a lazy view met in the value is made
+ * (pss_call_without_arguments uses the results buffer). */
 static void take_baseline(lua_State *L, int slot) {
   pss_context *ctx = pss_ctx(L);
   if (lua_getiuservalue(L, 1, PSS_SLOT_BASELINE(slot)) != LUA_TBOOLEAN) {
@@ -158,10 +186,11 @@ static void take_baseline(lua_State *L, int slot) {
   if (ctx == NULL || ctx->dispatching) {
     lua_pushnil(L);  /* no scratch buffer now: every read copies the value */
   } else {
-    ctx->results.length = 0;
-    pss_encode_value(L, -1, &ctx->results);
-    lua_pushlstring(L, (const char *)ctx->results.data, ctx->results.length);
-    ctx->results.length = 0;
+    ctx->args.length = 0;
+    pss_encode_value(L, -1, &ctx->args);
+    lua_pushlstring(L, (const char *)ctx->args.data, ctx->args.length);
+    ctx->args.length = 0;
+    trim(&ctx->args);
   }
   lua_setiuservalue(L, 1, PSS_SLOT_BASELINE(slot));
 }

@@ -12,7 +12,9 @@ void pss_push_trampoline(lua_State *L, int32_t fid, int kind);
 int pss_dispatch_call(lua_State *L, int32_t fid, int32_t object_id, int first);
 /* Calls host function `fid` with no arguments, as pss_dispatch_call does, without touching
  * the argument buffer: it can run while another call's arguments are being encoded (a lazy
- * view met in them is made then). Returns the number of results. */
+ * view met in them is made then), and while the host reads a value out of the state
+ * (ctx->reading), where a limit the script hit does not stop it. Returns the number of
+ * results. */
 int pss_call_without_arguments(lua_State *L, int32_t fid);
 
 /* Sets up the registry tables host objects and functions need. */

@@ -71,6 +71,10 @@ struct pss_context {
   /* scratch buffers of the host-call trampoline, and whether a host call is using them */
   pss_buffer args, results;
   int dispatching;
+  /* set while the host copies a value out of the state (pss_value_read and the slot reads):
+   * no script runs then, so a host call made meanwhile (a lazy view met in the value) is not
+   * stopped by a limit the script hit */
+  int reading;
 };
 
 /* The context of a state, or NULL for a plain lua_State. */

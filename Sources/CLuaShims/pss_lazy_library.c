@@ -42,6 +42,13 @@ static void fill(lua_State *L, int idx, int mt) {
     lua_pushnil(L);
     lua_setmetatable(L, idx);
   }
+  /* an empty JSON array stays one, as in pss_push_copy */
+  lua_pushnil(L);
+  if (lua_next(L, from) != 0) lua_pop(L, 2);
+  else if (pss_marked_array(L, from)) {
+    lua_pushvalue(L, idx);
+    pss_mark_array(L);
+  }
   lua_settop(L, from - 1);
 }
 

@@ -121,6 +121,29 @@ import Testing
         #expect((try? sandbox.readTouchedSlot(0, of: g.object).get()) != nil)
     }
 
+    /// A lazy value the host stored in a slot is made as the script first reads the slot, in
+    /// the middle of taking the slot's baseline: the baseline is still the value's encoding, so
+    /// a value only read is not read back.
+    @Test func aLazyValueInASlotHasATrueBaseline() throws {
+        let f = try Fixture()
+        let sandbox = f.recorder.sandbox
+        let loader = sandbox.addFunction { _ in
+            .values([.readOnly(name: "request", LuaTable(fields: [("identifier", .text("abc"))]))])
+        }
+        sandbox.arm(RunLimits(cpuTime: .seconds(1), memoryBytes: 8 << 20, deadline: nil))
+        defer { sandbox.disarm() }
+        let lazy = try #require(sandbox.makeLazyValue(named: "request", loader: loader))
+        #expect(sandbox.setSlot(0, of: f.object, to: lazy))
+        guard case .compiled(let chunk) = sandbox.compile("""
+            function peek(content) result(content.userInfo.identifier) end
+            """, chunkName: "rules.lua") else { Issue.record("compile"); return }
+        let env = try #require(sandbox.makeEnvironment())
+        #expect(sandbox.run(chunk, in: env) == .completed)
+        #expect(sandbox.call("peek", in: env, arguments: [f.object]) == .completed)
+        #expect(f.recorder.results.first == [.text("abc")])
+        #expect(try sandbox.readTouchedSlot(0, of: f.object).get() == nil)
+    }
+
     @Test func missingFunctionIsReported() throws {
         let r = try Recorder()
         let sandbox = r.sandbox

@@ -21,14 +21,22 @@ import Testing
         "local mt = setmetatable({}, T) result(rawget(T, 'floor') ~= nil or rawget(T, 'upper') ~= nil or rawget(T, 'config') ~= nil)",
         "local e = echo(T) local n = 0 for _ in pairs(e) do n = n + 1 end result(n)",
         "result(select('#', table.unpack(T)))",
+        "table.insert(T, 5) result(#T) result(T[#T])",
+        "result(table.remove(T)) result(#T)",
+        "local n = 0 for _ in ipairs(T) do n = n + 1 end result(n)",
+        "table.move({7, 8}, 1, 2, 2, T) result(#T) result(rawget(T, 2))",
+        "result(load('return floor or upper or config', 'x', 't', T)() ~= nil)",
+        "table.sort(T) result(#T)",
+        "result(table.concat(T, ','))",
     ]
 
-    @Test(arguments: ["string", "math", "table", "data"], firstUses)
+    @Test(arguments: ["string", "math", "table", "data", "list"], firstUses)
     func theFirstUseSeesTheWholeCopy(library: String, use: String) throws {
         let r = try Recorder()
         r.sandbox.register(value: .table(LuaTable(fields: [
             ("config", .table(LuaTable(fields: [("n", .integer(1))]))), ("name", .text("x")),
         ])), as: "data")
+        r.sandbox.register(value: .table(LuaTable(array: [.integer(3), .integer(1), .integer(2)])), as: "list")
         let script = "local T = \(library) " + use
         // the same use after the table was touched (and so copied) first
         let touched = "local T = \(library) local _ = T.nothing " + use
@@ -38,6 +46,37 @@ import Testing
         #expect(again == .completed, "\(again)")
         #expect(first == after)
         #expect(!first.isEmpty)
+    }
+
+    /// `pairs` gives the `next` the script sees, as stock Lua's `pairs` gives its own `next`,
+    /// for a library before and after its first use as for any table.
+    @Test func pairsGivesTheScriptsNext() throws {
+        let r = try Recorder()
+        let (status, values) = r.run("""
+            result(pairs({}) == next) result(pairs(string) == next) result(pairs(math) == next)
+            result(pairs(string) == next)
+            local f, t, k = pairs(setmetatable({}, {__pairs = function(t) return 1, 2, 3 end}))
+            result(f + t + k)
+            """)
+        #expect(status == .completed, "\(status)")
+        #expect(values == [.boolean(true), .boolean(true), .boolean(true), .boolean(true), .integer(6)])
+    }
+
+    /// A table the host registered as an empty JSON array is one in every run, whether the
+    /// script's first use of it is the host's copy or not.
+    @Test func anEmptyArrayStaysAnArray() throws {
+        let r = try Recorder()
+        r.sandbox.register(value: .table(LuaTable(array: [])), as: "empty")
+        let (status, values) = r.run("result(empty) result(empty)")
+        #expect(status == .completed, "\(status)")
+        #expect(values.count == 2)
+        for value in values {
+            guard case .table(let table) = value else {
+                Issue.record("not a table: \(value)")
+                continue
+            }
+            #expect(table.isArray && table.count == 0)
+        }
     }
 
     @Test func whatARunAddsToALibraryStaysInThatRun() throws {
