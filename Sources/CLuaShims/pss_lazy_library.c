@@ -12,7 +12,8 @@
 #include "pss_lib.h"
 
 static const char template_key = 't';     /* metatable[&template_key]: the template's table */
-static const char metatables_key = 'm';   /* registry[&metatables_key]: template table → metatable */
+static const char metatables_key = 'm';   /* registry[&metatables_key]: template table → metatable
+                                            (weak keys) */
 
 /* Copies the template's table into the proxy at `idx` (absolute), keeping what the script set
  * in it already (by rawset), and drops the proxy's metatable. */
@@ -147,6 +148,12 @@ void pss_push_lazy_metatable(lua_State *L, int from) {
   if (lua_rawgetp(L, LUA_REGISTRYINDEX, &metatables_key) != LUA_TTABLE) {
     lua_pop(L, 1);
     lua_newtable(L);
+    /* weak keys: a table the template no longer holds (a value registered again under its
+     * name) takes its metatable with it once no environment uses it */
+    lua_createtable(L, 0, 1);
+    lua_pushliteral(L, "k");
+    lua_setfield(L, -2, "__mode");
+    lua_setmetatable(L, -2);
     lua_pushvalue(L, -1);
     lua_rawsetp(L, LUA_REGISTRYINDEX, &metatables_key);
   }

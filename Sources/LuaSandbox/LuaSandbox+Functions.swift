@@ -14,7 +14,9 @@ extension LuaSandbox {
     }
 
     /// Adds a host function to every environment made from now on, as `module.name`, or as
-    /// the global `name` when `module` is nil (the module table is made when missing).
+    /// the global `name` when `module` is nil (the module table is made when missing). An
+    /// environment made before whose script has not yet used `module` sees it too: its copy of
+    /// a module table is made when the script first uses it.
     @discardableResult
     public func register(
         _ name: String, in module: String? = nil, arguments: HostArguments = .raw,
