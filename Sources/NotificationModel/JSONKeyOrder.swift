@@ -10,15 +10,33 @@
 ///                          nested: ["content": JSONKeyOrder(first: ["title", "body"])])
 /// ```
 public struct JSONKeyOrder: Sendable, Hashable {
-    /// Keys written first, in this order, when present.
-    public var first: [String]
+    /// Keys written first, in this order, when present (a key named twice counts once).
+    public var first: [String] {
+        didSet {
+            first = Self.unique(first)
+            preferred = Set(first)
+        }
+    }
     /// The order for the values under these keys.
     public var nested: [String: JSONKeyOrder]
+    /// The keys of ``first``, to tell the others quickly.
+    private(set) var preferred: Set<String>
 
     /// Creates an order with preferred keys and orders for nested values.
     public init(first: [String] = [], nested: [String: JSONKeyOrder] = [:]) {
-        self.first = first
+        self.first = Self.unique(first)
+        preferred = Set(self.first)
         self.nested = nested
+    }
+
+    private static func unique(_ keys: [String]) -> [String] {
+        var seen = Set<String>()
+        return keys.filter { seen.insert($0).inserted }
+    }
+
+    /// Whether `a` comes before `b` among the keys written sorted: by their UTF-8 bytes.
+    static func precedes(_ a: String, _ b: String) -> Bool {
+        a.utf8.lexicographicallyPrecedes(b.utf8)
     }
 
     /// Every object's keys sorted.
@@ -26,21 +44,20 @@ public struct JSONKeyOrder: Sendable, Hashable {
 
     /// The order for the value under `key`.
     public func child(_ key: String) -> JSONKeyOrder {
-        nested[key] ?? .sorted
+        nested.isEmpty ? .sorted : nested[key] ?? .sorted
     }
 
     /// `keys` in this order: the preferred keys that are present, then the rest sorted.
     public func arrange<Keys: Collection<String>>(_ keys: Keys) -> [String] {
-        let byCodePoint: (String, String) -> Bool = { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-        if first.isEmpty { return keys.sorted(by: byCodePoint) }
+        if first.isEmpty { return keys.sorted(by: Self.precedes) }
         var result: [String] = []
         result.reserveCapacity(keys.count)
         // `contains` of a dictionary's keys is a lookup, not a scan
-        for key in first where keys.contains(key) && !result.contains(key) {
+        for key in first where keys.contains(key) {
             result.append(key)
         }
         if result.count < keys.count {
-            result.append(contentsOf: keys.filter { !first.contains($0) }.sorted(by: byCodePoint))
+            result.append(contentsOf: keys.filter { !preferred.contains($0) }.sorted(by: Self.precedes))
         }
         return result
     }

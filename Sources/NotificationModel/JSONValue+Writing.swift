@@ -84,20 +84,38 @@ struct JSONWriter {
                 return
             }
             depth += 1
-            for (index, key) in order.arrange(object.keys).enumerated() {
-                if index > 0 { bytes.append(UInt8(ascii: ",")) }
-                newline()
-                writeString(key)
-                append(prettyPrinted ? ": " : ":")
-                path.append(.key(key))
-                // The key comes from the object's own keys, so the lookup always succeeds.
-                try write(object[key] ?? .null, order: order.child(key))
-                path.removeLast()
+            var written = 0
+            if order.first.isEmpty {
+                for (key, value) in object.sorted(by: { JSONKeyOrder.precedes($0.key, $1.key) }) {
+                    try writeMember(key, value, order: order, written: &written)
+                }
+            } else {
+                for key in order.first {
+                    if let value = object[key] { try writeMember(key, value, order: order, written: &written) }
+                }
+                if written < object.count {
+                    let rest = object.filter { !order.preferred.contains($0.key) }
+                    for (key, value) in rest.sorted(by: { JSONKeyOrder.precedes($0.key, $1.key) }) {
+                        try writeMember(key, value, order: order, written: &written)
+                    }
+                }
             }
             depth -= 1
             newline()
             bytes.append(UInt8(ascii: "}"))
         }
+    }
+
+    /// Writes `"key":value` as the object's next member.
+    private mutating func writeMember(_ key: String, _ value: JSONValue, order: JSONKeyOrder, written: inout Int) throws(JSONError) {
+        if written > 0 { bytes.append(UInt8(ascii: ",")) }
+        written += 1
+        newline()
+        writeString(key)
+        append(prettyPrinted ? ": " : ":")
+        path.append(.key(key))
+        try write(value, order: order.child(key))
+        path.removeLast()
     }
 
     /// The shortest text that reads back as `double`, with `.0` on integral values.
