@@ -38,6 +38,10 @@ void pss_mark_array(lua_State *L);
 /* When the table at `idx` is a read-only view, pushes its name and the table it shows (on
  * top) and returns 1; else pushes nothing and returns 0. */
 int pss_read_only_view(lua_State *L, int idx);
+/* Sets __newindex, __len and __pairs of the table on top of the stack to these C functions
+ * (pss_view.c; the lazy library tables' metatables use it too). */
+void pss_set_access_metamethods(lua_State *L, lua_CFunction newindex, lua_CFunction len,
+                                lua_CFunction pairs);
 /* Replaces the table on top of the stack by a read-only view of it named `name`. */
 void pss_make_read_only(lua_State *L, const char *name, size_t name_len);
 

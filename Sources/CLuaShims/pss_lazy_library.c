@@ -166,12 +166,7 @@ void pss_push_lazy_metatable(lua_State *L, int from) {
   lua_createtable(L, 0, 5);
   lua_pushcfunction(L, lazy_index);
   lua_setfield(L, -2, "__index");
-  lua_pushcfunction(L, lazy_newindex);
-  lua_setfield(L, -2, "__newindex");
-  lua_pushcfunction(L, lazy_len);
-  lua_setfield(L, -2, "__len");
-  lua_pushcfunction(L, lazy_pairs);
-  lua_setfield(L, -2, "__pairs");
+  pss_set_access_metamethods(L, lazy_newindex, lazy_len, lazy_pairs);
   lua_pushlightuserdata(L, (void *)&template_key);
   lua_pushvalue(L, from);
   lua_rawset(L, -3);

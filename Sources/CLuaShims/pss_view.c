@@ -118,6 +118,16 @@ static int lazy_index(lua_State *L) {
   return 1;
 }
 
+void pss_set_access_metamethods(lua_State *L, lua_CFunction newindex, lua_CFunction len,
+                                lua_CFunction pairs) {
+  lua_pushcfunction(L, newindex);
+  lua_setfield(L, -2, "__newindex");
+  lua_pushcfunction(L, len);
+  lua_setfield(L, -2, "__len");
+  lua_pushcfunction(L, pairs);
+  lua_setfield(L, -2, "__pairs");
+}
+
 int pss_read_only_view(lua_State *L, int idx) {
   idx = lua_absindex(L, idx);
   if (!push_shown(L, idx)) return 0;
@@ -135,12 +145,7 @@ static void push_view_metatable(lua_State *L, const char *name, size_t name_len,
   lua_createtable(L, 0, fields);
   lua_insert(L, -2);
   lua_setfield(L, -2, "__index");
-  lua_pushcfunction(L, ro_newindex);
-  lua_setfield(L, -2, "__newindex");
-  lua_pushcfunction(L, ro_len);
-  lua_setfield(L, -2, "__len");
-  lua_pushcfunction(L, ro_pairs);
-  lua_setfield(L, -2, "__pairs");
+  pss_set_access_metamethods(L, ro_newindex, ro_len, ro_pairs);
   lua_pushboolean(L, 0);
   lua_setfield(L, -2, "__metatable");
   lua_pushlightuserdata(L, (void *)&name_key);
