@@ -5,10 +5,11 @@ import Glibc
 /// pool's threads between their Lua jobs: a task that hands a job to the pool and waits for it
 /// goes on, when the job is done, on the thread that ran it, and its next job runs on that
 /// thread too, so that a loop of deliveries wakes no thread. What a task resumes there (the
-/// task awaiting it, the next request of a queue) runs there after it. Only what a thread hands itself
-/// stays on it: a task resumed from elsewhere (the watchdog, a download's callback, a job
-/// still at work) runs on a thread of the global dispatch queue, as any task does, so that no
-/// task ever waits behind a Lua job, and no Lua thread is ever held by a task.
+/// task awaiting it, the next request of a queue) runs there after it. Only what a thread
+/// hands itself stays on it: a task resumed from elsewhere (the watchdog, a download's
+/// callback, a Lua job still at work) runs on a thread of the global dispatch queue, as any
+/// task does, so that no task waits behind a Lua job at work, and a stuck Lua job holds no
+/// task.
 extension LuaThreadPool: TaskExecutor {
     public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
