@@ -87,12 +87,7 @@ private struct PostConnection {
         head.append("Connection: close")
         var bytes = Array((head.joined(separator: "\r\n") + "\r\n\r\n").utf8)
         bytes.append(contentsOf: reply.body)
-        var offset = 0
-        while offset < bytes.count, !isStopped {
-            let count = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL)) }
-            if count <= 0 { return }
-            offset += count
-        }
+        guard listener.send(bytes, on: fd) else { return }
         shutdown(fd, Int32(SHUT_WR))
     }
 
@@ -104,15 +99,8 @@ private struct PostConnection {
         var parsed: (method: String, path: String, headers: [String: String], bodyStart: Int, length: Int)?
         while ContinuousClock.now - started < .seconds(10), !isStopped {
             if parsed == nil, let end = received.firstRange(of: Array("\r\n\r\n".utf8)) {
-                let lines = String(decoding: received[..<end.lowerBound], as: UTF8.self).components(separatedBy: "\r\n")
-                let parts = lines.first?.split(separator: " ") ?? []
-                guard parts.count >= 2 else { return nil }
-                var headers: [String: String] = [:]
-                for line in lines.dropFirst() {
-                    guard let colon = line.firstIndex(of: ":") else { continue }
-                    headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-                }
-                parsed = (String(parts[0]), String(parts[1]), headers, end.upperBound, Int(headers["content-length"] ?? "0") ?? 0)
+                guard let head = LoopbackListener.parseHead(received[..<end.lowerBound]) else { return nil }
+                parsed = (head.method, head.path, head.headers, end.upperBound, Int(head.headers["content-length"] ?? "0") ?? 0)
             }
             if let p = parsed, received.count - p.bodyStart >= p.length {
                 return ReceivedPost(method: p.method, path: p.path, headers: p.headers, body: Array(received[p.bodyStart..<(p.bodyStart + p.length)]))

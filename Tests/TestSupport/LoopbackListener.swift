@@ -66,6 +66,36 @@ public final class LoopbackListener: Sendable {
         return poll(&descriptor, 1, milliseconds) > 0
     }
 
+    /// Sends all of `bytes` on `fd`; false when the client is gone or the listener stopped.
+    public func send(_ bytes: some Collection<UInt8>, on fd: Int32) -> Bool {
+        let array = Array(bytes)
+        var offset = 0
+        while offset < array.count {
+            if isStopped { return false }
+            let count = array.withUnsafeBytes {
+                Glibc.send(fd, $0.baseAddress! + offset, array.count - offset, Int32(MSG_NOSIGNAL))
+            }
+            if count <= 0 { return false }
+            offset += count
+        }
+        return true
+    }
+
+    /// The request line and headers of an HTTP request head (the bytes before its blank line):
+    /// the method, the path, and the headers by lower-case name; nil when the request line has
+    /// no path.
+    public static func parseHead(_ head: some Collection<UInt8>) -> (method: String, path: String, headers: [String: String])? {
+        let lines = String(decoding: head, as: UTF8.self).components(separatedBy: "\r\n")
+        let parts = lines.first?.split(separator: " ") ?? []
+        guard parts.count >= 2 else { return nil }
+        var headers: [String: String] = [:]
+        for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        return (String(parts[0]), String(parts[1]), headers)
+    }
+
     private func acceptLoop(_ serve: @escaping @Sendable (Int32, LoopbackListener) -> Void) {
         defer { close(listener) }
         while !isStopped {

@@ -138,31 +138,14 @@ private struct Connection {
             if count <= 0 { return nil }
             received.append(contentsOf: buffer[0..<count])
         }
-        let text = String(decoding: received, as: UTF8.self)
-        let lines = text.components(separatedBy: "\r\n")
-        let parts = lines.first?.split(separator: " ") ?? []
-        guard parts.count >= 2 else { return nil }
-        var headers: [String: String] = [:]
-        for line in lines.dropFirst() {
-            guard let colon = line.firstIndex(of: ":") else { continue }
-            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-        }
-        return TestRequest(method: String(parts[0]), path: String(parts[1]), headers: headers)
+        let head = received.firstRange(of: end).map { received[..<$0.lowerBound] } ?? received[...]
+        guard let parsed = LoopbackListener.parseHead(head) else { return nil }
+        return TestRequest(method: parsed.method, path: parsed.path, headers: parsed.headers)
     }
 
     /// Sends all of `bytes`; false when the client is gone or the server stopped.
     private func send(_ fd: Int32, _ bytes: some Collection<UInt8>) -> Bool {
-        let array = Array(bytes)
-        var offset = 0
-        while offset < array.count {
-            if isStopped { return false }
-            let count = array.withUnsafeBytes {
-                Glibc.send(fd, $0.baseAddress! + offset, array.count - offset, Int32(MSG_NOSIGNAL))
-            }
-            if count <= 0 { return false }
-            offset += count
-        }
-        return true
+        listener.send(bytes, on: fd)
     }
 
     /// Holds the connection open and silent until the client closes it or the server stops
