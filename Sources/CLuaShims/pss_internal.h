@@ -139,6 +139,11 @@ void pss_push_environment(lua_State *L);
  * every table is copied in turn, its metatable and JSON array mark kept (pss_state.c). */
 void pss_push_copy(lua_State *L, int idx, int extra);
 
+/* Copies into the table at `to` (absolute) every field of the table at `from` (absolute) that
+ * `to` does not hold yet, tables copied as pss_push_copy copies them; then gives `to` the
+ * metatable of `from` (or none) and, when `from` is an empty JSON array, the array mark. */
+void pss_copy_into(lua_State *L, int from, int to);
+
 /* Pushes the metatable that makes a table a proxy of the template's table at `from`: an
  * empty table with it becomes a copy (pss_push_copy) of that table the first time a script
  * uses it. One per template table, made once (pss_lazy_library.c). */

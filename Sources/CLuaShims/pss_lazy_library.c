@@ -16,41 +16,13 @@ static const char metatables_key = 'm';   /* registry[&metatables_key]: template
                                             (weak keys) */
 
 /* Copies the template's table into the proxy at `idx` (absolute), keeping what the script set
- * in it already (by rawset), and drops the proxy's metatable. */
+ * in it already (by rawset), and gives it the template table's metatable (none: the proxy's
+ * own is dropped). */
 static void fill(lua_State *L, int idx, int mt) {
-  luaL_checkstack(L, 8, "environment too deep");
   lua_pushlightuserdata(L, (void *)&template_key);
   lua_rawget(L, mt);
-  int from = lua_gettop(L);
-  lua_pushnil(L);
-  while (lua_next(L, from) != 0) {
-    lua_pushvalue(L, -2);
-    if (lua_rawget(L, idx) != LUA_TNIL) {
-      lua_pop(L, 2);
-      continue;
-    }
-    lua_pop(L, 1);
-    if (lua_type(L, -1) == LUA_TTABLE) {
-      pss_push_copy(L, lua_gettop(L), 0);
-      lua_replace(L, -2);
-    }
-    lua_pushvalue(L, -2);
-    lua_insert(L, -2);
-    lua_rawset(L, idx);
-  }
-  if (lua_getmetatable(L, from)) lua_setmetatable(L, idx);
-  else {
-    lua_pushnil(L);
-    lua_setmetatable(L, idx);
-  }
-  /* an empty JSON array stays one, as in pss_push_copy */
-  lua_pushnil(L);
-  if (lua_next(L, from) != 0) lua_pop(L, 2);
-  else if (pss_marked_array(L, from)) {
-    lua_pushvalue(L, idx);
-    pss_mark_array(L);
-  }
-  lua_settop(L, from - 1);
+  pss_copy_into(L, lua_gettop(L), idx);
+  lua_pop(L, 1);
 }
 
 int pss_fill_lazy(lua_State *L, int idx) {

@@ -327,19 +327,38 @@ void pss_push_copy(lua_State *L, int idx, int extra) {
   int narr = (int)lua_rawlen(L, idx);
   if (narr > n) narr = n;
   lua_createtable(L, narr, n - narr + extra);
-  int copy = lua_gettop(L);
+  pss_copy_into(L, idx, lua_gettop(L));
+}
+
+void pss_copy_into(lua_State *L, int from, int to) {
+  luaL_checkstack(L, 8, "environment too deep");
   lua_pushnil(L);
-  while (lua_next(L, idx) != 0) {
+  while (lua_next(L, from) != 0) {
+    lua_pushvalue(L, -2);
+    if (lua_rawget(L, to) != LUA_TNIL) {
+      lua_pop(L, 2);
+      continue;
+    }
+    lua_pop(L, 1);
     if (lua_type(L, -1) == LUA_TTABLE) {
       pss_push_copy(L, lua_gettop(L), 0);
       lua_replace(L, -2);
     }
     lua_pushvalue(L, -2);
     lua_insert(L, -2);
-    lua_rawset(L, copy);
+    lua_rawset(L, to);
   }
-  if (lua_getmetatable(L, idx)) lua_setmetatable(L, copy);
-  if (n == 0 && pss_marked_array(L, idx)) pss_mark_array(L);
+  if (!lua_getmetatable(L, from)) lua_pushnil(L);
+  lua_setmetatable(L, to);
+  /* an empty JSON array stays one */
+  lua_pushnil(L);
+  if (lua_next(L, from) != 0) {
+    lua_pop(L, 2);
+  } else if (pss_marked_array(L, from)) {
+    lua_pushvalue(L, to);
+    pss_mark_array(L);
+    lua_pop(L, 1);
+  }
 }
 
 /* registry[&template_list_key]: the template's fields as a list, three slots each: the key,
