@@ -5,17 +5,27 @@ import Glibc
 /// pool's threads between their Lua jobs: a task that hands a job to the pool and waits for it
 /// goes on, when the job is done, on the thread that ran it, and its next job runs on that
 /// thread too, so that a loop of deliveries wakes no thread. What a task resumes there (the
-/// task awaiting it, the next request of a queue) runs there after it. Only what a thread
-/// hands itself stays on it: a task resumed from elsewhere (the watchdog, a download's
-/// callback, a Lua job still at work) runs on a thread of the global dispatch queue, as any
-/// task does, so that no task waits behind a Lua job at work, and a stuck Lua job holds no
-/// task.
+/// task awaiting it, the next request of a queue) runs there after it; a thread keeps one such
+/// task, and a second goes to a thread of the pool that waits for work, if one does, so that
+/// tasks started together run in parallel. A task resumed from elsewhere (a reader thread, the
+/// watchdog, a download's callback, a Lua job still at work) runs on a thread of the pool that
+/// waits for work, if one does, and its Lua job then runs on that thread too; else on a thread
+/// of the global dispatch queue, as any task does, so that no task waits behind a Lua job at
+/// work, and a stuck Lua job holds no task.
 extension LuaThreadPool: TaskExecutor {
     public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         let executor = asUnownedTaskExecutor()
         let run: @Sendable () -> Void = { job.runSynchronously(on: executor) }
-        if let worker = PoolWorker.current, worker.pool === self, worker.takesNext(run, lua: false) { return }
+        if let worker = PoolWorker.current, worker.pool === self {
+            // One task waits on this thread; a second one goes to a thread that waits for work,
+            // so that tasks started together (serve's apps, bench's lanes) run in parallel.
+            if worker.hasNothingNext, worker.takesNext(run, lua: false) { return }
+            if runOnIdleThread(run) { return }
+            if worker.takesNext(run, lua: false) { return }
+        } else if runOnIdleThread(run) {
+            return
+        }
         DispatchQueue.global().async(execute: run)
     }
 }
@@ -65,6 +75,9 @@ final class PoolWorker {
         next.append((job, lua))
         return true
     }
+
+    /// Whether this thread has handed itself no job yet.
+    var hasNothingNext: Bool { next.isEmpty }
 
     /// The first job this thread handed itself, if any.
     func takeNext() -> (@Sendable () -> Void, Bool)? {

@@ -20,7 +20,8 @@ public final class LuaThreadPool: Sendable {
     public let maxThreads: Int
 
     private struct State {
-        var jobs: [@Sendable () -> Void] = []
+        /// Jobs waiting for a thread, from `head` on; `lua` tells a Lua job from a task's.
+        var jobs: [(run: @Sendable () -> Void, lua: Bool)] = []
         var head = 0
         var idle = 0
         var threads = 0
@@ -54,7 +55,7 @@ public final class LuaThreadPool: Sendable {
     public func submit(_ job: @escaping @Sendable () -> Void) {
         if let worker = PoolWorker.current, worker.pool === self, worker.takesNext(job, lua: true) { return }
         let startThread = state.withLock { s -> Bool in
-            s.jobs.append(job)
+            s.jobs.append((job, true))
             let pending = s.jobs.count - s.head
             if pending > s.idle, s.threads < maxThreads {
                 s.threads += 1
@@ -64,6 +65,19 @@ public final class LuaThreadPool: Sendable {
         }
         available.signal()
         if startThread { start() }
+    }
+
+    /// Runs a task's `job` on a thread of the pool that waits for work, when one waits that no
+    /// queued job has claimed yet; returns false, and runs nothing, when none does (the job then
+    /// belongs elsewhere: it must not wait behind Lua jobs at work).
+    func runOnIdleThread(_ job: @escaping @Sendable () -> Void) -> Bool {
+        let taken = state.withLock { s -> Bool in
+            guard s.jobs.count - s.head < s.idle else { return false }
+            s.jobs.append((job, false))
+            return true
+        }
+        if taken { available.signal() }
+        return taken
     }
 
     /// Notes that the executor gave up on a job of this pool.
@@ -92,7 +106,7 @@ public final class LuaThreadPool: Sendable {
             }
             state.withLock { $0.idle += 1 }
             available.wait()
-            let job = state.withLock { s -> @Sendable () -> Void in
+            let job = state.withLock { s -> (run: @Sendable () -> Void, lua: Bool) in
                 s.idle -= 1
                 let job = s.jobs[s.head]
                 s.head += 1
@@ -102,7 +116,7 @@ public final class LuaThreadPool: Sendable {
                 }
                 return job
             }
-            worker.run(job, lua: true)
+            worker.run(job.run, lua: job.lua)
         }
     }
 }

@@ -29,6 +29,43 @@ import Testing
         #expect(pool.threadCount == 1)
     }
 
+    /// Starts `count` threads in `pool` and lets them go idle.
+    static func warm(_ pool: LuaThreadPool, threads count: Int) async {
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<count {
+                group.addTask { await withCheckedContinuation { done in pool.submit { Thread.sleep(forTimeInterval: 0.05); done.resume() } } }
+            }
+        }
+        try? await Task.sleep(for: .milliseconds(50))
+    }
+
+    @Test func aTaskStartedFromElsewhereRunsOnAThreadOfThePoolThatWaits() async throws {
+        let pool = LuaThreadPool(maxThreads: 4)
+        await Self.warm(pool, threads: 2)
+        let onPool = await Task(executorPreference: pool) { PoolWorker.current?.pool === pool }.value
+        #expect(onPool)
+        #expect(pool.threadCount == 2)
+    }
+
+    @Test func tasksStartedTogetherOnAPoolThreadRunInParallel() async throws {
+        let pool = LuaThreadPool(maxThreads: 4)
+        await Self.warm(pool, threads: 3)
+        let start = ContinuousClock.now
+        let threads = await Task(executorPreference: pool) { () async -> [pthread_t] in
+            await withTaskGroup(of: pthread_t.self) { group in
+                for _ in 0..<2 {
+                    group.addTask {
+                        usleep(300_000)  // busy, as a task running a script is
+                        return pthread_self()
+                    }
+                }
+                return await group.reduce(into: []) { $0.append($1) }
+            }
+        }.value
+        #expect(threads.count == 2 && threads[0] != threads[1])
+        #expect(ContinuousClock.now - start < .milliseconds(550), "the two tasks ran one after the other")
+    }
+
     @Test func withoutThePreferenceATaskGoesBackToTheGlobalExecutor() async throws {
         let pool = LuaThreadPool(maxThreads: 4)
         let executor = SandboxExecutor(pool: pool)

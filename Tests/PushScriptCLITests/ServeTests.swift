@@ -206,6 +206,26 @@ import Testing
         }
     }
 
+    /// Input that arrives in pieces (a line cut in two while serve waits for the rest, a
+    /// `\r\n` line end, a last line without a line end) is read line by line, each line once.
+    @Test func linesThatArriveInPiecesAreEachReadOnce() async throws {
+        let scratch = try TemporaryFolder()
+        try scratch.write("scripts/com.example.news.lua", "function didReceive(r, c) c.title = 'seen' end")
+        let serve = try ServeSession(["--scripts", scratch.path("scripts"), "--concurrency", "1"])
+        let first = Self.request(1)
+        let cut = first.index(first.startIndex, offsetBy: first.count / 2)
+        serve.send(raw: String(first[..<cut]))
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(try await serve.output(count: 0).isEmpty, "answered a line cut in two")
+        serve.send(raw: String(first[cut...]) + "\r\n")
+        #expect(try await serve.output(count: 1).count == 1)
+        serve.send(raw: Self.request(2) + "\n\n" + Self.request(3))
+        let (status, lines) = try await serve.finish()
+        #expect(status == 0)
+        #expect(try lines.map { try answer($0).id } == [1, 2, 3])
+        #expect(try lines.map { try answer($0).title } == ["seen", "seen", "seen"])
+    }
+
     @Test func usageErrors() async throws {
         let scratch = try TemporaryFolder()
         let missing = try await CLI.run(["serve"])

@@ -54,16 +54,22 @@ enum ServeCommand: Command {
             if let line = message(for: event) { printError(line) }
         }
         let defaultApp = a.value(HostOptions.app)
-        let reader = LineReader(window: window)
-        let output = OrderedOutput(written: { reader.release() })
-        // Each request's task goes on, after its delivery, on the thread that ran its script.
+        let input = LineSource()
+        let slots = ReadAheadWindow(size: window)
+        let output = OrderedOutput(written: { slots.release() })
+        // Each request's task goes on, after its delivery, on the thread that ran its script;
+        // while input is ready, the next line is read there too.
         let order = AppOrder(executor: host.deliveryExecutor)
         var index = 0
         await withTaskExecutorPreference(host.deliveryExecutor) {
-          await withDiscardingTaskGroup { group in
-            for await line in reader.lines() {
+            while true {
+                await slots.take()
+                guard let line = await input.next() else {
+                    slots.release()
+                    break
+                }
                 if line.allSatisfy(\.isWhitespace) {
-                    reader.release()
+                    slots.release()
                     continue
                 }
                 let slot = index
@@ -72,16 +78,16 @@ enum ServeCommand: Command {
                 case .invalid(let id, let message):
                     output.put(slot, ServeLine.errorLine(id: id, message: message))
                 case .request(let id, let request):
-                    let task = order.enqueue(app: request.resolvedApp ?? "") {
+                    order.enqueue(app: request.resolvedApp ?? "") {
                         let result = await host.deliver(request, from: scripts)
                         // Kept before it is written: a written answer's files are counted.
                         retention?.keep(result)
                         output.put(slot, bytes: result.jsonLineBytes(id: id))
                     }
-                    group.addTask { await task.value }
                 }
             }
-          }
+            // Every slot back: every answer written.
+            for _ in 0..<window { await slots.take() }
         }
         return .success
     }

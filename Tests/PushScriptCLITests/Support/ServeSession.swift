@@ -34,6 +34,11 @@ final class ServeSession: Sendable {
         input.write(Data((line + "\n").utf8))
     }
 
+    /// Sends `text` as it is, line end or not.
+    func send(raw text: String) {
+        input.write(Data(text.utf8))
+    }
+
     /// Waits until standard output holds `count` lines; returns them all.
     func output(count: Int, timeout: Duration = .seconds(60)) async throws -> [String] {
         try await waitFor(timeout: timeout) { stdoutLines.all.count >= count || stdoutLines.isClosed }
