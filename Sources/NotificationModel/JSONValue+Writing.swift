@@ -21,30 +21,109 @@ extension JSONValue {
     /// The value as JSON text in UTF-8 bytes; see ``jsonData(keyOrder:prettyPrinted:)``.
     public func jsonBytes(keyOrder: JSONKeyOrder = .sorted, prettyPrinted: Bool = false) throws(JSONError) -> [UInt8] {
         var writer = JSONWriter(prettyPrinted: prettyPrinted)
-        try writer.write(self, order: keyOrder, path: JSONPath())
+        try writer.write(self, order: keyOrder)
         return writer.bytes
     }
 }
 
-/// Writes JSON text into a byte buffer.
-struct JSONWriter {
-    let prettyPrinted: Bool
-    var bytes: [UInt8] = []
+/// Writes JSON text into a byte buffer, as ``JSONValue/jsonBytes(keyOrder:prettyPrinted:)``
+/// does: whole values, or an object member by member, so that a type can write itself in its
+/// own order without first making a ``JSONValue`` of itself.
+///
+/// ```swift
+/// var writer = JSONWriter()
+/// writer.beginObject()
+/// writer.key("outcome")
+/// writer.write(string: "completed")
+/// writer.key("content")
+/// try writer.write(content.jsonValue, order: NotificationContent.jsonKeyOrder)
+/// writer.endObject()
+/// let text = writer.bytes
+/// ```
+public struct JSONWriter {
+    /// Whether the text is indented for people (two spaces a level).
+    public let prettyPrinted: Bool
+    /// The text written so far, in UTF-8.
+    public private(set) var bytes: [UInt8] = []
     private var depth = 0
-    /// Where the value being written sits, for the one error there is (a non-finite number).
-    private var path: [JSONPath.Component] = []
+    /// The keys of the objects begun with ``beginObject()`` and not yet ended, for the one
+    /// error there is (a non-finite number); nested values say where they are only when it
+    /// happens.
+    private var keys: [String] = []
+    /// For each object begun with ``beginObject()``: whether a member has been written.
+    private var hasMembers: [Bool] = []
 
-    init(prettyPrinted: Bool) {
+    /// A writer with an empty text.
+    public init(prettyPrinted: Bool = false) {
         self.prettyPrinted = prettyPrinted
         bytes.reserveCapacity(1024)
     }
 
-    mutating func write(_ value: JSONValue, order: JSONKeyOrder, path root: JSONPath) throws(JSONError) {
-        path = root.components
-        try write(value, order: order)
+    /// Writes `value`, its objects' keys in `order`.
+    ///
+    /// - Throws: ``JSONError`` for a non-finite number, naming where it is.
+    public mutating func write(_ value: JSONValue, order: JSONKeyOrder = .sorted) throws(JSONError) {
+        do throws(NonFiniteNumber) {
+            try writeValue(value, order: order)
+        } catch {
+            let place = JSONPath(keys.map(JSONPath.Component.key) + error.place.reversed())
+            let at = place.components.isEmpty ? "" : " at \(place)"
+            throw JSONError("cannot write \(error.value) as JSON\(at); JSON numbers must be finite")
+        }
     }
 
-    private mutating func write(_ value: JSONValue, order: JSONKeyOrder) throws(JSONError) {
+    /// Writes a string.
+    public mutating func write(string: String) {
+        writeString(string)
+    }
+
+    /// Writes an integer.
+    public mutating func write(integer: Int64) {
+        writeInteger(integer)
+    }
+
+    /// Begins an object; write its members with ``key(_:)`` and a value each, then
+    /// ``endObject()``.
+    public mutating func beginObject() {
+        bytes.append(UInt8(ascii: "{"))
+        depth += 1
+        hasMembers.append(false)
+        keys.append("")
+    }
+
+    /// Writes the key of the open object's next member; its value comes next.
+    public mutating func key(_ key: String) {
+        if hasMembers[hasMembers.count - 1] { bytes.append(UInt8(ascii: ",")) }
+        hasMembers[hasMembers.count - 1] = true
+        keys[keys.count - 1] = key
+        newline()
+        writeString(key)
+        append(prettyPrinted ? ": " : ":")
+    }
+
+    /// Ends the object begun last.
+    public mutating func endObject() {
+        depth -= 1
+        keys.removeLast()
+        if hasMembers.removeLast() { newline() }
+        bytes.append(UInt8(ascii: "}"))
+    }
+
+    /// A number that JSON cannot hold, and where it sits below the value being written
+    /// (innermost first).
+    private struct NonFiniteNumber: Error {
+        let value: Double
+        var place: [JSONPath.Component] = []
+
+        /// The same number, placed within `component` of the enclosing value.
+        func within(_ component: JSONPath.Component) -> Self {
+            var error = self
+            error.place.append(component)
+            return error
+        }
+    }
+
+    private mutating func writeValue(_ value: JSONValue, order: JSONKeyOrder) throws(NonFiniteNumber) {
         switch value {
         case .null:
             append("null")
@@ -53,10 +132,7 @@ struct JSONWriter {
         case .integer(let integer):
             writeInteger(integer)
         case .number(let double):
-            guard double.isFinite else {
-                let place = path.isEmpty ? "" : " at \(JSONPath(path))"
-                throw JSONError("cannot write \(double) as JSON\(place); JSON numbers must be finite")
-            }
+            guard double.isFinite else { throw NonFiniteNumber(value: double) }
             append(Self.text(of: double))
         case .string(let string):
             writeString(string)
@@ -70,9 +146,11 @@ struct JSONWriter {
             for (index, element) in array.enumerated() {
                 if index > 0 { bytes.append(UInt8(ascii: ",")) }
                 newline()
-                path.append(.index(index))
-                try write(element, order: order)
-                path.removeLast()
+                do throws(NonFiniteNumber) {
+                    try writeValue(element, order: order)
+                } catch {
+                    throw error.within(.index(index))
+                }
             }
             depth -= 1
             newline()
@@ -107,15 +185,17 @@ struct JSONWriter {
     }
 
     /// Writes `"key":value` as the object's next member.
-    private mutating func writeMember(_ key: String, _ value: JSONValue, order: JSONKeyOrder, written: inout Int) throws(JSONError) {
+    private mutating func writeMember(_ key: String, _ value: JSONValue, order: JSONKeyOrder, written: inout Int) throws(NonFiniteNumber) {
         if written > 0 { bytes.append(UInt8(ascii: ",")) }
         written += 1
         newline()
         writeString(key)
         append(prettyPrinted ? ": " : ":")
-        path.append(.key(key))
-        try write(value, order: order.child(key))
-        path.removeLast()
+        do throws(NonFiniteNumber) {
+            try writeValue(value, order: order.child(key))
+        } catch {
+            throw error.within(.key(key))
+        }
     }
 
     /// The shortest text that reads back as `double`, with `.0` on integral values.
@@ -158,29 +238,31 @@ struct JSONWriter {
     }
 
     private mutating func writeString(_ string: String) {
-        bytes.append(UInt8(ascii: "\""))
-        let utf8 = string.utf8
-        if !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-            bytes.append(contentsOf: utf8)
+        var string = string
+        string.withUTF8 { utf8 in
             bytes.append(UInt8(ascii: "\""))
-            return
-        }
-        for byte in utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): append("\\\"")
-            case UInt8(ascii: "\\"): append("\\\\")
-            case 0x08: append("\\b")
-            case 0x09: append("\\t")
-            case 0x0A: append("\\n")
-            case 0x0C: append("\\f")
-            case 0x0D: append("\\r")
-            case 0x00..<0x20:
-                let hex = String(byte, radix: 16)
-                append("\\u00" + (hex.count == 1 ? "0" + hex : hex))
-            default:
-                bytes.append(byte)
+            if !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+                bytes.append(contentsOf: utf8)
+                bytes.append(UInt8(ascii: "\""))
+                return
             }
+            for byte in utf8 {
+                switch byte {
+                case UInt8(ascii: "\""): append("\\\"")
+                case UInt8(ascii: "\\"): append("\\\\")
+                case 0x08: append("\\b")
+                case 0x09: append("\\t")
+                case 0x0A: append("\\n")
+                case 0x0C: append("\\f")
+                case 0x0D: append("\\r")
+                case 0x00..<0x20:
+                    let hex = String(byte, radix: 16)
+                    append("\\u00" + (hex.count == 1 ? "0" + hex : hex))
+                default:
+                    bytes.append(byte)
+                }
+            }
+            bytes.append(UInt8(ascii: "\""))
         }
-        bytes.append(UInt8(ascii: "\""))
     }
 }

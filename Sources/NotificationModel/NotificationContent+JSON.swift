@@ -15,6 +15,30 @@ extension NotificationContent {
         jsonValue
     }
 
+    /// Writes ``jsonValue`` in ``jsonKeyOrder``, field by field, without making it.
+    ///
+    /// - Throws: ``JSONError`` for a non-finite number (a `relevanceScore` set without the
+    ///   checks), naming where it is.
+    public func writeJSON(into writer: inout JSONWriter) throws(JSONError) {
+        writer.beginObject()
+        for field in ContentField.allCases {
+            writer.key(field.rawValue)
+            switch field {
+            case .title: writer.write(string: title)
+            case .subtitle: writer.write(string: subtitle)
+            case .body: writer.write(string: body)
+            case .categoryIdentifier: writer.write(string: categoryIdentifier)
+            case .threadIdentifier: writer.write(string: threadIdentifier)
+            case .launchImageName: writer.write(string: launchImageName)
+            case .summaryArgument: writer.write(string: summaryArgument)
+            case .summaryArgumentCount: writer.write(integer: Int64(summaryArgumentCount))
+            case .userInfo: try writer.write(.object(userInfo))
+            default: try writer.write(value(of: field) ?? .null, order: Self.jsonKeyOrder.child(field.rawValue))
+            }
+        }
+        writer.endObject()
+    }
+
     /// The order of the result's `content`: the fields in SPEC §1 order, the sound's and
     /// attachments' keys in theirs, `userInfo` sorted.
     public static let jsonKeyOrder = JSONKeyOrder(

@@ -66,10 +66,14 @@ public struct Payload: Sendable, Hashable {
     /// text): the larger of that and its compact JSON is what the size limit sees.
     init(userInfo: [String: JSONValue], appBundleID: String?, sentSize: Int) throws(PayloadError) {
         let compact: Int
-        do {
-            compact = try JSONValue.object(userInfo).jsonData().count
-        } catch {
-            throw PayloadError(.invalidJSON, "payload is not valid JSON: \(error.message)")
+        if let count = JSONValue.object(userInfo).compactByteCount {
+            compact = count
+        } else {
+            do {
+                compact = try JSONValue.object(userInfo).jsonBytes().count
+            } catch {
+                throw PayloadError(.invalidJSON, "payload is not valid JSON: \(error.message)")
+            }
         }
         // a text's repeated keys are in its sent size only; escapes shrink in the compact one
         let size = max(compact, sentSize)

@@ -57,12 +57,63 @@ extension DeliveryResult {
 
     /// ``jsonLine(id:)`` as UTF-8 bytes, written once, ending in a newline when `newline`.
     public func jsonLineBytes(id: JSONValue? = nil, newline: Bool = true) -> [UInt8] {
-        var object = jsonObject
-        if let id { object["id"] = id }
-        var bytes = (try? JSONValue.object(object).jsonBytes(keyOrder: Self.keyOrder))
-            ?? Array(#"{"error":"result could not be written"}"#.utf8)
+        var writer = JSONWriter()
+        do throws(JSONError) {
+            try write(id: id, into: &writer)
+        } catch {
+            return Array(#"{"error":"result could not be written"}"#.utf8) + (newline ? [UInt8(ascii: "\n")] : [])
+        }
+        var bytes = writer.bytes
         if newline { bytes.append(UInt8(ascii: "\n")) }
         return bytes
+    }
+
+    /// Writes the result object member by member, in ``keyOrder``: what ``jsonValue`` written
+    /// with it gives, with `id` first when given, without making the value.
+    private func write(id: JSONValue?, into writer: inout JSONWriter) throws(JSONError) {
+        let nested = Self.keyOrder.nested
+        writer.beginObject()
+        if let id {
+            writer.key("id")
+            try writer.write(id)
+        }
+        writer.key("outcome")
+        writer.write(string: outcome.rawValue)
+        if let reason {
+            writer.key("reason")
+            writer.beginObject()
+            writer.key("kind")
+            writer.write(string: reason.kind.rawValue)
+            writer.key("message")
+            writer.write(string: reason.message)
+            writer.endObject()
+        }
+        if suppressed {
+            writer.key("suppressed")
+            try writer.write(.bool(true))
+        }
+        writer.key("content")
+        try content.writeJSON(into: &writer)
+        writer.key("logs")
+        try writer.write(.array(logs.map(\.jsonValue)), order: nested["logs"] ?? .sorted)
+        writer.key("stats")
+        writer.beginObject()
+        writer.key("cpuMs")
+        try writer.write(.number(Self.rounded(stats.cpuMs)))
+        writer.key("wallMs")
+        try writer.write(.number(Self.rounded(stats.wallMs)))
+        writer.key("memoryPeakBytes")
+        writer.write(integer: Int64(stats.memoryPeakBytes))
+        writer.endObject()
+        writer.key("registeredCategories")
+        try writer.write(.array(registeredCategories.map { .string($0) }))
+        writer.key("categories")
+        try writer.write(.array(categories.map(\.jsonValue)), order: nested["categories"] ?? .sorted)
+        if !posts.isEmpty {
+            writer.key("posts")
+            try writer.write(.array(posts.map(\.jsonValue)))
+        }
+        writer.endObject()
     }
 
     /// The result pretty-printed for people.

@@ -67,7 +67,9 @@ public final class ScriptDirectory: Sendable {
 
     /// The path of ``fileURL(for:)``, made without a URL: what every lookup stats.
     func filePath(for app: String) -> String? {
-        guard !app.isEmpty, !app.hasPrefix("."), !app.contains("/"), !app.contains("\0") else { return nil }
+        let utf8 = app.utf8
+        guard let first = utf8.first, first != UInt8(ascii: "."),
+              !utf8.contains(where: { $0 == UInt8(ascii: "/") || $0 == 0 }) else { return nil }
         return folderPath + app + ".lua"
     }
 

@@ -155,3 +155,25 @@ import Testing
         #expect(list[5] is NSNull)
     }
 }
+
+/// The compact size a payload's limit sees is counted without writing the text; it must be
+/// the written text's length for every kind of value.
+@Suite struct CompactByteCountTests {
+    /// Values of every kind, escapes, multi-byte text, nesting and empty containers.
+    static let values: [JSONValue] = [
+        .null, .bool(true), .bool(false), .integer(0), .integer(-7), .integer(1234567890),
+        .integer(.min), .integer(.max), .number(0.1), .number(-2), .number(1e300), .number(.leastNonzeroMagnitude),
+        .string(""), .string("plain"), .string("quote \" slash \\ tab \t nl \n cr \r bs \u{8} ff \u{c}"),
+        .string("\u{0}\u{1}\u{1f} ünï 😀"), .array([]), .object([:]),
+        .array([.integer(1), .string("two"), .array([.null, .object(["k": .bool(true)])])]),
+        .object(["b": .integer(1), "a\"": .array([.number(2.5), .object([:])]), "ü": .object(["x": .array([])])]),
+    ]
+
+    @Test(arguments: values) func theCountIsTheLengthOfTheText(_ value: JSONValue) throws {
+        #expect(value.compactByteCount == (try value.jsonBytes()).count)
+    }
+
+    @Test func aNonFiniteNumberHasNoCount() {
+        #expect(JSONValue.array([.integer(1), .object(["x": .number(.nan)])]).compactByteCount == nil)
+    }
+}
