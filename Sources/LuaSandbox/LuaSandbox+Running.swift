@@ -79,6 +79,17 @@ extension LuaSandbox {
         return status == Int32(PSS_OK.rawValue) ? LuaReference(ref: ref) : nil
     }
 
+    /// Copies the value `write` writes into the state and holds it for the host, as
+    /// ``makeValue(_:)`` does with a ``LuaInput``. `nil` when memory ran out, or when `write`
+    /// wrote no whole value (the state refuses a malformed one).
+    public func makeValue(writing write: (inout LuaValueWriter) -> Void) -> LuaReference? {
+        var writer = LuaValueWriter()
+        write(&writer)
+        var ref: Int32 = 0
+        let status = writer.bytes.withUnsafeBufferPointer { pss_value_new(context, $0.baseAddress, $0.count, &ref) }
+        return status == Int32(PSS_OK.rawValue) ? LuaReference(ref: ref) : nil
+    }
+
     /// Makes a read-only table named `name` whose fields host function `loader` makes (it
     /// returns ``LuaInput/readOnly(name:_:)``), called only when the script first looks into
     /// the table, and holds it for the host. A script cannot tell it from a table made at once;

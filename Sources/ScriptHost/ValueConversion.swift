@@ -25,6 +25,26 @@ enum ValueConversion {
     /// JSON object to a Lua table.
     static func lua(_ object: [String: JSONValue]) -> LuaInput { lua(.object(object)) }
 
+    /// Writes JSON as a Lua value, as ``lua(_:)-(JSONValue)`` makes it, without making it.
+    static func write(_ value: JSONValue, into writer: inout LuaValueWriter) {
+        switch value {
+        case .null: writer.writeNull()
+        case .bool(let b): writer.write(boolean: b)
+        case .integer(let i): writer.write(integer: i)
+        case .number(let d): writer.write(number: d)
+        case .string(let s): writer.write(string: s)
+        case .array(let a):
+            writer.beginArray(count: a.count)
+            for element in a { write(element, into: &writer) }
+        case .object(let o):
+            writer.beginTable(count: o.count)
+            for (key, member) in o {
+                writer.write(string: key)
+                write(member, into: &writer)
+            }
+        }
+    }
+
     /// Lua to JSON, naming the path of what does not fit (`userInfo.x is a function`). An
     /// empty table is an empty object unless it came from a JSON array. Nil is refused.
     static func json(_ value: LuaOutput, path: String) throws(ConversionError) -> JSONValue {

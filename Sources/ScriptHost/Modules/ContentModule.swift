@@ -134,8 +134,8 @@ final class ContentModule: ScriptModule {
     func makeContentObject(_ run: RequestRun) -> LuaReference? {
         let sandbox = host.sandbox
         guard let contentClass, let object = sandbox.makeObject(of: contentClass, id: 1) else { return nil }
-        let userInfo = run.read { ValueConversion.lua($0.userInfo) }
-        guard let table = sandbox.makeValue(userInfo) else {
+        let userInfo = run.read { $0.userInfo }
+        guard let table = sandbox.makeValue(writing: { ValueConversion.write(.object(userInfo), into: &$0) }) else {
             sandbox.release(object)
             return nil
         }
