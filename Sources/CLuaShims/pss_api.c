@@ -124,6 +124,8 @@ typedef struct ref_args {
   int n;
   int result;
   pss_buffer *out;
+  const unsigned char *value;
+  size_t length;
 } ref_args;
 
 static int p_env_new(lua_State *L) {
@@ -268,19 +270,19 @@ static int p_value_read(lua_State *L) {
     lua_getiuservalue(L, -1, PSS_SLOT_BASELINE(a->slot));  /* object, baseline, value */
     lua_getiuservalue(L, -2, PSS_SLOT_VALUE(a->slot));
   }
-  a->out->length = 0;
-  pss_encode_value(L, -1, a->out);
   if (a->n && lua_type(L, -2) == LUA_TSTRING) {
     size_t len;
-    const char *baseline = lua_tolstring(L, -2, &len);
-    if (len == a->out->length && memcmp(baseline, a->out->data, len) == 0) {
+    const unsigned char *baseline = (const unsigned char *)lua_tolstring(L, -2, &len);
+    if (pss_same_as_encoded(L, -1, baseline, len)) {
       a->result = 0;  /* touched, but unchanged since the host stored it */
-    } else {
-      /* changed: the host reads it, and from now on every time (it may take or refuse it) */
-      lua_pushnil(L);
-      lua_setiuservalue(L, -4, PSS_SLOT_BASELINE(a->slot));
+      return 0;
     }
+    /* changed: the host reads it, and from now on every time (it may take or refuse it) */
+    lua_pushnil(L);
+    lua_setiuservalue(L, -4, PSS_SLOT_BASELINE(a->slot));
   }
+  a->out->length = 0;
+  pss_encode_value(L, -1, a->out);
   return 0;
 }
 
@@ -383,6 +385,30 @@ static int p_object_set_slot(lua_State *L) {
   lua_setiuservalue(L, -3, PSS_SLOT_BASELINE(a->slot));
   lua_setiuservalue(L, -2, PSS_SLOT_VALUE(a->slot));
   return 0;
+}
+
+static int p_object_set_slot_encoded(lua_State *L) {
+  ref_args *a = lua_touserdata(L, 1);
+  lua_rawgeti(L, LUA_REGISTRYINDEX, a->ref);
+  if (lua_type(L, -1) != LUA_TUSERDATA) return luaL_error(L, "not a host object");
+  size_t pos = 0;
+  pss_decode_value(L, a->value, a->length, &pos);
+  if (pos != a->length) return luaL_error(L, "malformed host value");
+  /* the encoding is the baseline: a read of the slot tells an unchanged value by it */
+  lua_pushlstring(L, (const char *)a->value, a->length);
+  lua_setiuservalue(L, -3, PSS_SLOT_BASELINE(a->slot));
+  lua_setiuservalue(L, -2, PSS_SLOT_VALUE(a->slot));
+  return 0;
+}
+
+int pss_object_set_slot_encoded(pss_context *ctx, int object_ref, int slot,
+                                const unsigned char *value, size_t length) {
+  ref_args a = {0};
+  a.ref = object_ref;
+  a.slot = slot;
+  a.value = value;
+  a.length = length;
+  return protected(ctx, p_object_set_slot_encoded, &a, NULL);
 }
 
 int pss_object_set_slot(pss_context *ctx, int object_ref, int slot, int value_ref) {

@@ -30,6 +30,12 @@ void pss_decode_value(lua_State *L, const unsigned char *data, size_t len, size_
 /* Pushes a value sequence; returns how many values were pushed. */
 int pss_decode_values(lua_State *L, const unsigned char *data, size_t len);
 
+/* Whether the value at `idx` is the value the encoding `data` (length `len`, one value)
+ * decodes to: the same types, numbers, strings and tables, read as pss_encode_value reads
+ * them. Conservative: a function, host object or anything else a decoded value cannot be
+ * counts as different, as does a malformed encoding. */
+int pss_same_as_encoded(lua_State *L, int idx, const unsigned char *data, size_t len);
+
 /* Whether the table at `idx` (absolute) is marked as a JSON array (for empty tables). */
 int pss_marked_array(lua_State *L, int idx);
 /* Marks the table on top of the stack as a JSON array (so that it encodes back as []). */

@@ -39,6 +39,18 @@ extension LuaSandbox {
         pss_object_set_slot(context, object.ref, Int32(slot + 1), value.ref) == Int32(PSS_OK.rawValue)
     }
 
+    /// Stores the value `write` writes in slot `slot` (0-based) of `object`, as
+    /// ``setSlot(_:of:to:)`` does with a value made first, and keeps what was written: a
+    /// ``readTouchedSlot(_:of:)`` of a value the script only read compares it with that,
+    /// without copying the value out. False when memory ran out or the value was malformed.
+    public func setSlot(_ slot: Int, of object: LuaReference, writing write: (inout LuaValueWriter) -> Void) -> Bool {
+        var writer = LuaValueWriter()
+        write(&writer)
+        return writer.bytes.withUnsafeBufferPointer {
+            pss_object_set_slot_encoded(context, object.ref, Int32(slot + 1), $0.baseAddress, $0.count)
+        } == Int32(PSS_OK.rawValue)
+    }
+
     /// Copies the value in slot `slot` (0-based) out of the state (raw access).
     public func readSlot(_ slot: Int, of object: LuaReference) -> Result<LuaOutput, SandboxError> {
         readValue { pss_object_read_slot(context, object.ref, Int32(slot + 1), $0, $1) }
@@ -46,9 +58,10 @@ extension LuaSandbox {
 
     /// Copies the value in slot `slot` (0-based) out of the state, as ``readSlot(_:of:)``
     /// does, but only when it may differ from what the host stored: `nil` when no script has
-    /// read or written the slot since, or when what it holds still encodes exactly as the
-    /// host's value did (read, not changed). Once a read found it changed, every later read
-    /// copies it.
+    /// read or written the slot since, or when what it holds still is the host's value, read
+    /// and not changed (the same types, numbers, strings and tables, compared in place; a
+    /// function or object in it counts as a change). Once a read found it changed, every
+    /// later read copies it.
     public func readTouchedSlot(_ slot: Int, of object: LuaReference) -> Result<LuaOutput?, SandboxError> {
         var touched: Int32 = 0
         let value = readValue { pss_object_read_touched_slot(context, object.ref, Int32(slot + 1), $0, $1, &touched) }

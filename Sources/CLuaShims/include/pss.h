@@ -221,6 +221,11 @@ int pss_class_new(pss_context *ctx, const char *name, int32_t index_fid, int32_t
 int pss_object_new(pss_context *ctx, int class_id, int32_t object_id, int *ref_out);
 /* Stores a referenced value in slot `slot` (1-based) of an object. */
 int pss_object_set_slot(pss_context *ctx, int object_ref, int slot, int value_ref);
+/* Stores the value `value` encodes (`length` bytes, one value) in slot `slot` (1-based) of an
+ * object, with that encoding as the slot's baseline: a read of the slot the script left as it
+ * was is told apart without encoding it (pss_object_read_touched_slot). */
+int pss_object_set_slot_encoded(pss_context *ctx, int object_ref, int slot,
+                                const unsigned char *value, size_t length);
 /* Encodes the value in slot `slot` of an object into `out`. */
 int pss_object_read_slot(pss_context *ctx, int object_ref, int slot, pss_buffer *out,
                          pss_buffer *err);

@@ -135,12 +135,10 @@ final class ContentModule: ScriptModule {
         let sandbox = host.sandbox
         guard let contentClass, let object = sandbox.makeObject(of: contentClass, id: 1) else { return nil }
         let userInfo = run.read { $0.userInfo }
-        guard let table = sandbox.makeValue(writing: { ValueConversion.write(.object(userInfo), into: &$0) }) else {
+        guard sandbox.setSlot(0, of: object, writing: { ValueConversion.write(.object(userInfo), into: &$0) }) else {
             sandbox.release(object)
             return nil
         }
-        sandbox.setSlot(0, of: object, to: table)
-        sandbox.release(table)
         return object
     }
 
