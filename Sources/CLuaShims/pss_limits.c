@@ -9,7 +9,8 @@
  * on the main thread; within PSS_HOOK_COUNT instructions the hook reads the clocks and raises
  * the kill, and from then on it runs on every instruction. The timers fire again every
  * PSS_RESIGNAL_NS; a signal that finds the last one not acted on makes the hook fire on the
- * next instruction. Where the timers cannot be made, a count hook reads the clocks every
+ * next instruction. Disarming leaves the timers set (the next arm sets them again); a signal
+ * that finds no armed run on its thread stops them. Where the timers cannot be made, a count hook reads the clocks every
  * PSS_HOOK_COUNT instructions instead. */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -108,12 +109,23 @@ static void hook_on(lua_State *L) {
     lua_sethook(L, pss_hook, LUA_MASKCOUNT, PSS_HOOK_COUNT);
 }
 
-/* The limit signal: sets the hook on the running Lua thread and the main thread. Does nothing
- * on a thread with no armed run (a late signal). lua_sethook is safe here: it only stores. */
+static void set_timer(timer_t timer, int64_t at_ns);
+
+/* The limit signal: sets the hook on the running Lua thread and the main thread. On a thread
+ * with no armed run (a timer of a run that ended, which disarming leaves set) it stops this
+ * thread's timers. lua_sethook and timer_settime are safe here: they only store. */
 static void on_limit_signal(int signo, siginfo_t *info, void *context) {
   (void)signo; (void)info; (void)context;
   pss_context *ctx = armed_here;
-  if (ctx == NULL) return;
+  if (ctx == NULL) {
+    if (timers_state == 1) {
+      int saved = errno;
+      set_timer(cpu_timer, 0);
+      set_timer(deadline_timer, 0);
+      errno = saved;
+    }
+    return;
+  }
   int repeated = atomic_exchange(&ctx->alarm, 1);
   lua_State *running = atomic_load(&ctx->running);
   if (repeated) {
@@ -315,11 +327,9 @@ void pss_limits_arm(pss_context *ctx, int64_t cpu_budget_ns, int64_t deadline_ns
 void pss_limits_disarm(pss_context *ctx) {
   pthread_mutex_lock(&ctx->thread_lock);
   ctx->armed = 0;
-  if (ctx->timed && armed_here == ctx) {
-    set_timer(cpu_timer, 0);
-    set_timer(deadline_timer, 0);
-    armed_here = NULL;
-  }
+  /* The timers stay set: the next arm sets them anew, and one that fires before that finds no
+   * armed run and stops them (two system calls a run saved). */
+  if (ctx->timed && armed_here == ctx) armed_here = NULL;
   ctx->armed_slot = NULL;
   ctx->thread_known = 0;
   pthread_mutex_unlock(&ctx->thread_lock);

@@ -76,11 +76,12 @@ extension HostedSandbox {
     private func inPhase<T>(_ run: RequestRun, _ phase: RequestPhase, _ limits: RunLimits, _ body: () -> T) -> (T, Duration) {
         host.binding = Binding(run: run, phase: phase)
         defer { host.binding = nil }
-        let cpuStart = currentThreadCPUTime()
         sandbox.arm(limits)
         let value = body()
+        // read before disarming: the CPU the thread used since it was armed
+        let cpu = sandbox.runCPUTime ?? .zero
         sandbox.disarm()
-        return (value, currentThreadCPUTime() - cpuStart)
+        return (value, cpu)
     }
 
     /// Runs the chunk and `didReceive` under the request's limits. The phase keeps its

@@ -1,3 +1,4 @@
+import Glibc
 import Testing
 @testable import LuaSandbox
 
@@ -64,6 +65,25 @@ import Testing
         let used = (currentThreadCPUTime() - before).milliseconds
         #expect(status == .limit(.cpu))
         #expect(used >= 100 && used <= 130, "used \(used) ms")
+    }
+
+    /// Disarming leaves a run's timers set; when they come after the run, they must reach no
+    /// later run: not the next one on the thread, nor work done between runs.
+    @Test func theTimersOfARunThatEndedStopNoLaterRun() throws {
+        let sandbox = try LuaSandbox()
+        func short() -> RunLimits { RunLimits(cpuTime: .milliseconds(20), memoryBytes: 8 << 20, deadline: .after(.milliseconds(40))) }
+        #expect(runScript("local x = 1", in: sandbox, limits: short()) == .completed)
+        // past both: CPU spent outside any run, then wall time
+        let spinUntil = currentThreadCPUTime() + .milliseconds(60)
+        while currentThreadCPUTime() < spinUntil {}
+        usleep(60_000)
+        let roomy = RunLimits(cpuTime: .seconds(2), memoryBytes: 8 << 20, deadline: .after(.seconds(5)))
+        #expect(runScript("local n = 0 for i = 1, 3000000 do n = n + i end", in: sandbox, limits: roomy) == .completed)
+        // and a run without a deadline after a run with one
+        #expect(runScript("local x = 1", in: sandbox, limits: short()) == .completed)
+        usleep(60_000)
+        #expect(runScript("local n = 0 for i = 1, 3000000 do n = n + i end", in: sandbox,
+                          limits: RunLimits(cpuTime: .seconds(2), memoryBytes: 8 << 20, deadline: nil)) == .completed)
     }
 
     @Test func deadlineStopsALoopAsTime() throws {
