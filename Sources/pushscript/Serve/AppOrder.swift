@@ -4,22 +4,33 @@ import Synchronization
 /// extension (one notification at a time, in order), while different apps' work runs in
 /// parallel.
 ///
-/// Each app has a tail: the task of its last work item. A new item waits for the tail before it
-/// starts and becomes the new tail; an item that finishes while still the tail removes it, so
-/// the table holds only apps with work in flight.
+/// An app with work in flight has a queue and one task that runs its items in turn; work for
+/// it is added to that queue, and the task ends when the queue is empty, so the table holds
+/// only apps with work in flight. One app's requests in a row cost one task and run where it
+/// runs, with no hand-off between them.
 final class AppOrder: Sendable {
-    private struct Tail {
-        let ticket: Int
-        let task: Task<Void, Never>
+    typealias Work = @Sendable () async -> Void
+
+    /// The items waiting behind the one an app's task runs, first at `head`.
+    private struct Queue {
+        var items: [Work] = []
+        var head = 0
+
+        mutating func take() -> Work? {
+            guard head < items.count else { return nil }
+            defer {
+                head += 1
+                if head == items.count {
+                    items.removeAll(keepingCapacity: true)
+                    head = 0
+                }
+            }
+            return items[head]
+        }
     }
 
-    private struct State {
-        var tails: [String: Tail] = [:]
-        var nextTicket = 0
-    }
-
-    private let state = Mutex(State())
-    /// The executor the work's tasks prefer (nil: the global one).
+    private let queues = Mutex<[String: Queue]>([:])
+    /// The executor the apps' tasks prefer (nil: the global one).
     private let executor: (any TaskExecutor)?
 
     /// An order whose work runs in tasks that prefer `executor`.
@@ -27,29 +38,27 @@ final class AppOrder: Sendable {
         self.executor = executor
     }
 
-    /// Starts `work` for `app` once the app's earlier work has finished; returns its task.
-    @discardableResult
-    func enqueue(app: String, _ work: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
-        state.withLock { s in
-            let previous = s.tails[app]?.task
-            let ticket = s.nextTicket
-            s.nextTicket += 1
-            let task = Task(executorPreference: executor) {
-                await previous?.value
-                await work()
-                self.finished(app: app, ticket: ticket)
+    /// Runs `work` for `app` once the app's earlier work has finished.
+    func enqueue(app: String, _ work: @escaping Work) {
+        let starts = queues.withLock { queues -> Bool in
+            if queues[app] != nil {
+                queues[app]!.items.append(work)
+                return false
             }
-            s.tails[app] = Tail(ticket: ticket, task: task)
-            return task
+            queues[app] = Queue()
+            return true
         }
-    }
-
-    /// How many apps have work in flight or waiting.
-    var appsInFlight: Int { state.withLock { $0.tails.count } }
-
-    private func finished(app: String, ticket: Int) {
-        state.withLock { s in
-            if s.tails[app]?.ticket == ticket { s.tails[app] = nil }
+        guard starts else { return }
+        Task(executorPreference: executor) {
+            var next: Work? = work
+            while let item = next {
+                await item()
+                next = self.queues.withLock { queues -> Work? in
+                    if let item = queues[app]?.take() { return item }
+                    queues[app] = nil
+                    return nil
+                }
+            }
         }
     }
 }
