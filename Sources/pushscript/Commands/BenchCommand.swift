@@ -13,7 +13,8 @@ enum BenchCommand: Command {
         deliveries, and prints the latency of one delivery (p50, p99, mean, max), the
         throughput, and how the deliveries ended. The options of 'pushscript run' apply.
         Figures from a debug build say little: build for release with
-        'swift build -c release' and run '.build/release/pushscript bench SCRIPT PAYLOAD'.
+        'swift build -c release --static-swift-stdlib' and run
+        '.build/release/pushscript bench SCRIPT PAYLOAD'.
         """
     static let count = PositiveOption("-n", "N", default: 1000, help: "deliveries to time")
     static let concurrency = PositiveOption("--concurrency", "C", default: 1, help: "deliveries in flight at once")
@@ -55,7 +56,7 @@ enum BenchCommand: Command {
         defer { try? FileManager.default.removeItem(at: attachments) }
         let host = ScriptHost(configuration: configuration)
         #if DEBUG
-        printError("pushscript bench: this is a debug build; for figures worth quoting run 'swift build -c release' and '.build/release/pushscript bench'")
+        printError("pushscript bench: this is a debug build; for figures worth quoting run 'swift build -c release --static-swift-stdlib' and '.build/release/pushscript bench'")
         #endif
 
         let warmUp = min(count, 100)
