@@ -5,23 +5,26 @@ extension Payload {
     /// Measured on the text, not on the value parsed from it, so that a key written twice (of
     /// which a parser keeps one) still counts with all its bytes.
     static func sentSize(ofText data: Data) -> Int {
-        data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> Int in
-            var size = 0
-            var inString = false
-            var escaped = false
-            for c in bytes {
-                if inString {
-                    size &+= 1
-                    if escaped { escaped = false } else if c == 0x5c { escaped = true } else if c == 0x22 { inString = false }
-                } else if c == 0x20 || c == 0x09 || c == 0x0a || c == 0x0d {
-                    continue
-                } else {
-                    size &+= 1
-                    if c == 0x22 { inString = true }
-                }
+        data.withUnsafeBytes { sentSize(ofText: $0[...]) }
+    }
+
+    /// ``sentSize(ofText:)-(Data)`` of the bytes of `bytes`.
+    static func sentSize(ofText bytes: Slice<UnsafeRawBufferPointer>) -> Int {
+        var size = 0
+        var inString = false
+        var escaped = false
+        for c in bytes {
+            if inString {
+                size &+= 1
+                if escaped { escaped = false } else if c == 0x5c { escaped = true } else if c == 0x22 { inString = false }
+            } else if c == 0x20 || c == 0x09 || c == 0x0a || c == 0x0d {
+                continue
+            } else {
+                size &+= 1
+                if c == 0x22 { inString = true }
             }
-            return size
         }
+        return size
     }
 
     /// The sent size of an `.apns` file's text less its `Simulator Target Bundle` member
@@ -50,12 +53,16 @@ extension Payload {
     /// when the name is written more than once), or nil when `text` is not an object that has
     /// it. Keys are compared as written.
     public static func sentSize(ofMember name: String, in text: Data) -> Int? {
-        let bytes = [UInt8](text)
+        text.withUnsafeBytes { sentSize(ofMember: name, inUTF8: $0) }
+    }
+
+    /// ``sentSize(ofMember:in:)`` of a text given as its UTF-8 bytes, read where they are.
+    public static func sentSize(ofMember name: String, inUTF8 bytes: UnsafeRawBufferPointer) -> Int? {
         let wanted = Array(name.utf8)
         var i = 0
         func skipSpace() { while i < bytes.count, [0x20, 0x09, 0x0a, 0x0d].contains(bytes[i]) { i += 1 } }
         /// Moves past the string that starts at i; its bytes between the quotes.
-        func string() -> ArraySlice<UInt8>? {
+        func string() -> Slice<UnsafeRawBufferPointer>? {
             guard i < bytes.count, bytes[i] == 0x22 else { return nil }
             let start = i + 1
             i += 1
@@ -97,7 +104,7 @@ extension Payload {
             let start = i
             guard value() else { return found }
             if key.elementsEqual(wanted) {
-                let size = sentSize(ofText: Data(bytes[start..<i]))
+                let size = sentSize(ofText: bytes[start..<i])
                 found = max(found ?? 0, size)
             }
             guard i < bytes.count, bytes[i] == 0x2c else { return found }

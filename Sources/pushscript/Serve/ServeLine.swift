@@ -51,7 +51,8 @@ enum ServeLine {
         }
         let payload: Payload
         // measured on the line's text: a key written twice in the payload still counts
-        let sentSize = Payload.sentSize(ofMember: "payload", in: Data(line.utf8)) ?? 0
+        var text = line
+        let sentSize = text.withUTF8 { Payload.sentSize(ofMember: "payload", inUTF8: UnsafeRawBufferPointer($0)) } ?? 0
         do { payload = try Payload(value: payloadValue, sentSize: sentSize) } catch {
             return .invalid(id: id, message: error.message)
         }
