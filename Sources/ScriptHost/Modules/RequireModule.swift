@@ -38,11 +38,12 @@ final class RequireModule: ScriptModule {
     static let requirePrelude = """
         local fetch, pcall, error, type = \(moduleFetcher), pcall, error, type
         \(moduleFetcher) = nil
-        local loaded, loading = {}, {}
+        local loaded, loading
         function require(name)
           if type(name) ~= "string" then
             error("bad argument #1 to 'require' (string expected, got " .. (name == nil and "no value" or type(name)) .. ")", 2)
           end
+          if loaded == nil then loaded, loading = {}, {} end  -- made for the requests that require
           local value = loaded[name]
           if value ~= nil then return value end
           if loading[name] then error("module '" .. name .. "' requires itself while it loads", 2) end
