@@ -34,8 +34,9 @@ static int same_table(lua_State *L, int idx, cursor *c, int list) {
   uint32_t n;
   if (!take(c, &n, 4)) return 0;
   if (++c->depth > PSS_CODEC_MAX_DEPTH) return 0;
+  /* an empty table is an array only when marked one, as the encoder tells them apart */
+  if (n == 0 && pss_marked_array(L, idx) != list) return 0;
   if (list) {
-    if (n == 0 && !pss_marked_array(L, idx)) return 0;
     for (uint32_t i = 1; i <= n; i++) {
       lua_rawgeti(L, idx, (lua_Integer)i);
       int ok = same(L, lua_gettop(L), c);
