@@ -273,7 +273,14 @@ static int p_value_read(lua_State *L) {
   if (a->n && lua_type(L, -2) == LUA_TSTRING) {
     size_t len;
     const unsigned char *baseline = (const unsigned char *)lua_tolstring(L, -2, &len);
-    if (pss_same_as_encoded(L, -1, baseline, len)) {
+    /* The compare makes the baseline's keys as Lua strings: the host's work, which a script
+     * that ran out of memory may have left no room for (read_value restores the limit). */
+    pss_context *ctx = pss_ctx(L);
+    size_t limit = ctx->limit;
+    ctx->limit = SIZE_MAX;
+    int same = pss_same_as_encoded(L, -1, baseline, len);
+    ctx->limit = limit;
+    if (same) {
       a->result = 0;  /* touched, but unchanged since the host stored it */
       return 0;
     }
@@ -286,12 +293,15 @@ static int p_value_read(lua_State *L) {
   return 0;
 }
 
-/* Runs p_value_read with ctx->reading set (see pss_call_without_arguments). */
+/* Runs p_value_read with ctx->reading set (see pss_call_without_arguments); the memory limit
+ * is as it was after it, whatever happened. */
 static int read_value(pss_context *ctx, ref_args *a, pss_buffer *err) {
   int reading = ctx->reading;
+  size_t limit = ctx->limit;
   ctx->reading = 1;
   int status = protected(ctx, p_value_read, a, err);
   ctx->reading = reading;
+  ctx->limit = limit;
   return status;
 }
 

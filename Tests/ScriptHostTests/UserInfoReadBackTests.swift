@@ -12,4 +12,17 @@ import NotificationModel
         #expect(result.outcome == .completed)
         #expect(result.content.userInfo["data"] == .array([]))
     }
+
+    /// The change is made before memory runs out: the content as the script left it is
+    /// delivered, even when the payload has keys too long for Lua to share.
+    @Test func aChangeMadeBeforeMemoryRanOutIsDelivered() async throws {
+        let key = String(repeating: "k", count: 2000)
+        let result = try await deliver(
+            "function didReceive(r, c) c.userInfo.seen = true hog = nil while true do hog = {hog} end end",
+            payload: try originalPayload(extra: #", "\#(key)": 1"#),
+            limits: ScriptLimits(cpuTime: .seconds(5), memoryBytes: 4 << 20, time: .seconds(10)))
+        #expect(result.reason?.kind == .memory)
+        #expect(result.content.userInfo["seen"] == .bool(true))
+        #expect(!result.logs.contains { $0.message.contains("could not be read back") }, "\(result.logs)")
+    }
 }
