@@ -8,7 +8,6 @@
 typedef struct cursor {
   const unsigned char *data;
   size_t len, pos;
-  int depth;
 } cursor;
 
 static int take(cursor *c, void *out, size_t n) {
@@ -32,8 +31,8 @@ static int same_table(lua_State *L, int idx, cursor *c, int list) {
   }
   pss_fill_lazy(L, idx);
   uint32_t n;
+  /* no depth of its own: each table takes bytes of the baseline, which the state could hold */
   if (!take(c, &n, 4)) return 0;
-  if (++c->depth > PSS_CODEC_MAX_DEPTH) return 0;
   /* an empty table is an array only when marked one, as the encoder tells them apart */
   if (n == 0 && pss_marked_array(L, idx) != list) return 0;
   if (list) {
@@ -67,7 +66,6 @@ static int same_table(lua_State *L, int idx, cursor *c, int list) {
       return 0;
     }
   }
-  c->depth--;
   return count == n;
 }
 
@@ -112,6 +110,6 @@ static int same(lua_State *L, int idx, cursor *c) {
 }
 
 int pss_same_as_encoded(lua_State *L, int idx, const unsigned char *data, size_t len) {
-  cursor c = {data, len, 0, 0};
+  cursor c = {data, len, 0};
   return same(L, lua_absindex(L, idx), &c) && c.pos == len;
 }

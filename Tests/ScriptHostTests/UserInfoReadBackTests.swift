@@ -25,4 +25,16 @@ import NotificationModel
         #expect(result.content.userInfo["seen"] == .bool(true))
         #expect(!result.logs.contains { $0.message.contains("could not be read back") }, "\(result.logs)")
     }
+
+    /// A payload nested as deep as the host can write into the state: a script that only
+    /// reads it leaves it as it came.
+    @Test func aDeepPayloadOnlyReadIsLeftAsItCame() async throws {
+        let depth = 100
+        let nested = String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
+        let result = try await deliver(
+            "function didReceive(r, c) c.body = tostring(#c.userInfo.deep) end",
+            payload: try originalPayload(extra: #", "deep": \#(nested)"#))
+        #expect(result.outcome == .completed, "\(String(describing: result.reason))")
+        #expect(result.content.body == "1")
+    }
 }
