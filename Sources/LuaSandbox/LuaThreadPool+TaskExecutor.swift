@@ -66,12 +66,14 @@ final class PoolWorker {
     }
 
     /// Keeps `job` to run on this thread after what it runs now, when it may: there is room,
-    /// and the thread runs no Lua job or one that has finished (a task must not wait behind a
-    /// Lua job at work; a Lua job handed on from a task runs once the task waits). It keeps
-    /// one Lua job at a time: another goes to the shared queue, where an idle thread takes it.
+    /// and the thread runs no Lua job or one that has finished, and keeps none to run (a task
+    /// must not wait behind a Lua job at work; a Lua job handed on from a task runs once the
+    /// task waits). It keeps one Lua job at a time: another goes to the shared queue, where an
+    /// idle thread takes it.
     func takesNext(_ job: @escaping @Sendable () -> Void, lua: Bool) -> Bool {
         guard next.count < Self.capacity else { return false }
-        if lua ? (inLuaJob || next.contains { $0.lua }) : (inLuaJob && !finishing) { return false }
+        let keepsLua = next.contains { $0.lua }
+        if lua ? (inLuaJob || keepsLua) : ((inLuaJob && !finishing) || keepsLua) { return false }
         next.append((job, lua))
         return true
     }

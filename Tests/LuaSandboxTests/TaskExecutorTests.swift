@@ -66,6 +66,29 @@ import Testing
         #expect(ContinuousClock.now - start < .milliseconds(550), "the two tasks ran one after the other")
     }
 
+    /// A thread keeps a task (here a child task) and then the Lua job a task hands it; the
+    /// kept task starts another task before that job runs. The new task must not wait behind
+    /// the job: the job may run until its deadline, or be stuck past it (a lock held elsewhere).
+    @Test func aTaskStartedBeforeAKeptLuaJobDoesNotWaitBehindIt() async throws {
+        let pool = LuaThreadPool(maxThreads: 4)
+        let started = DispatchSemaphore(value: 0)
+        let waited = await Task(executorPreference: pool) { () async -> Bool in
+            // onto a thread of the pool, as a task its job resumes goes on there
+            await withCheckedContinuation { done in pool.submit { pool.jobFinishing(); done.resume() } }
+            return await withTaskGroup(of: Void.self) { group in
+                // kept by this thread first: it starts a task when it runs
+                group.addTask { _ = Task(executorPreference: pool) { started.signal() } }
+                // then the job, kept after it: it waits at work for that task to start
+                let waited = await withCheckedContinuation { done in
+                    pool.submit { done.resume(returning: started.wait(timeout: .now() + 2) == .timedOut) }
+                }
+                await group.waitForAll()
+                return waited
+            }
+        }.value
+        #expect(!waited, "the task waited behind the Lua job at work")
+    }
+
     @Test func withoutThePreferenceATaskGoesBackToTheGlobalExecutor() async throws {
         let pool = LuaThreadPool(maxThreads: 4)
         let executor = SandboxExecutor(pool: pool)
