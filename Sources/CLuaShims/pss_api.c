@@ -273,7 +273,8 @@ static int p_value_read(lua_State *L) {
   if (a->n && lua_type(L, -2) == LUA_TSTRING) {
     size_t len;
     const unsigned char *baseline = (const unsigned char *)lua_tolstring(L, -2, &len);
-    /* The compare makes the baseline's keys as Lua strings: the host's work, which a script
+    /* The compare makes the baseline's keys as Lua strings (and a view met in the value, as
+     * the encoder would): the host's work, bounded by what the host stored, which a script
      * that ran out of memory may have left no room for (read_value restores the limit). */
     pss_context *ctx = pss_ctx(L);
     size_t limit = ctx->limit;

@@ -31,7 +31,8 @@ static int same_table(lua_State *L, int idx, cursor *c, int list) {
   }
   pss_fill_lazy(L, idx);
   uint32_t n;
-  /* no depth of its own: each table takes bytes of the baseline, which the state could hold */
+  /* no depth limit of its own: each table takes bytes of the baseline, whose depth is what
+   * the state held when the host stored it */
   if (!take(c, &n, 4)) return 0;
   /* an empty table is an array only when marked one, as the encoder tells them apart */
   if (n == 0 && pss_marked_array(L, idx) != list) return 0;
