@@ -35,8 +35,7 @@ extension LuaSandbox {
 
     /// Adds a value to every environment made from now on, as `module.name` or `name`.
     public func register(value: LuaInput, as name: String, in module: String? = nil) {
-        var bytes: [UInt8] = []
-        ValueCodec.encode(value, into: &bytes)
+        let bytes = ValueCodec.encode(value)
         _ = withOptionalCString(module) { m in
             bytes.withUnsafeBufferPointer { pss_register_value(context, m, name, $0.baseAddress, $0.count) }
         }

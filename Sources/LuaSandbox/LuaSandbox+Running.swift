@@ -72,11 +72,7 @@ extension LuaSandbox {
 
     /// Copies a value into the state and holds it for the host. `nil` when memory ran out.
     public func makeValue(_ value: LuaInput) -> LuaReference? {
-        var bytes: [UInt8] = []
-        ValueCodec.encode(value, into: &bytes)
-        var ref: Int32 = 0
-        let status = bytes.withUnsafeBufferPointer { pss_value_new(context, $0.baseAddress, $0.count, &ref) }
-        return status == Int32(PSS_OK.rawValue) ? LuaReference(ref: ref) : nil
+        makeValue { ValueCodec.write(value, into: &$0) }
     }
 
     /// Copies the value `write` writes into the state and holds it for the host, as

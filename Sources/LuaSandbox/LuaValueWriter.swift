@@ -17,50 +17,61 @@ import CLuaShims
 public struct LuaValueWriter {
     var bytes: [UInt8] = []
 
-    init() {
-        bytes.reserveCapacity(512)
+    init(capacity: Int = 512) {
+        bytes.reserveCapacity(capacity)
     }
 
     /// Writes `nil`.
-    public mutating func writeNil() { bytes.append(PSS_TAG_NIL.byte) }
+    public mutating func writeNil() { tag(PSS_TAG_NIL) }
 
     /// Writes `json.null`.
-    public mutating func writeNull() { bytes.append(PSS_TAG_NULL.byte) }
+    public mutating func writeNull() { tag(PSS_TAG_NULL) }
 
     /// Writes a boolean.
-    public mutating func write(boolean: Bool) { bytes.append((boolean ? PSS_TAG_TRUE : PSS_TAG_FALSE).byte) }
+    public mutating func write(boolean: Bool) { tag(boolean ? PSS_TAG_TRUE : PSS_TAG_FALSE) }
 
     /// Writes an integer.
     public mutating func write(integer: Int64) {
-        bytes.append(PSS_TAG_INTEGER.byte)
-        withUnsafeBytes(of: integer) { bytes.append(contentsOf: $0) }
+        tag(PSS_TAG_INTEGER)
+        raw(integer)
     }
 
     /// Writes a float.
     public mutating func write(number: Double) {
-        bytes.append(PSS_TAG_FLOAT.byte)
-        withUnsafeBytes(of: number) { bytes.append(contentsOf: $0) }
+        tag(PSS_TAG_FLOAT)
+        raw(number)
     }
 
     /// Writes a string: the UTF-8 bytes of `string`.
     public mutating func write(string: String) {
         var string = string
-        string.withUTF8 { utf8 in
-            bytes.append(PSS_TAG_STRING.byte)
-            withUnsafeBytes(of: UInt32(utf8.count)) { bytes.append(contentsOf: $0) }
-            bytes.append(contentsOf: utf8)
-        }
+        string.withUTF8 { write(bytes: $0) }
+    }
+
+    /// Writes a string of these bytes (a Lua string need not be UTF-8).
+    public mutating func write(bytes string: some Collection<UInt8>) {
+        tag(PSS_TAG_STRING)
+        raw(UInt32(string.count))
+        bytes.append(contentsOf: string)
     }
 
     /// Begins a table made from a list (a JSON array): `count` values follow.
     public mutating func beginArray(count: Int) {
-        bytes.append(PSS_TAG_ARRAY.byte)
-        withUnsafeBytes(of: UInt32(count)) { bytes.append(contentsOf: $0) }
+        tag(PSS_TAG_ARRAY)
+        raw(UInt32(count))
     }
 
     /// Begins a table of `count` pairs: a key and a value each follow.
     public mutating func beginTable(count: Int) {
-        bytes.append(PSS_TAG_TABLE.byte)
-        withUnsafeBytes(of: UInt32(count)) { bytes.append(contentsOf: $0) }
+        tag(PSS_TAG_TABLE)
+        raw(UInt32(count))
+    }
+
+    /// Writes a tag byte.
+    mutating func tag(_ tag: pss_tag) { bytes.append(tag.byte) }
+
+    /// Writes `value`'s bytes in native order.
+    mutating func raw<T>(_ value: T) {
+        withUnsafeBytes(of: value) { bytes.append(contentsOf: $0) }
     }
 }

@@ -3,68 +3,57 @@ import CLuaShims
 /// The byte format values cross the bridge in (see `pss.h`): one tag byte (`pss_tag`), then
 /// the payload in native byte order.
 enum ValueCodec {
-    /// Appends `value` to `bytes`.
-    static func encode(_ value: LuaInput, into bytes: inout [UInt8]) {
+    /// Writes `value` in the bridge's format.
+    static func write(_ value: LuaInput, into writer: inout LuaValueWriter) {
         switch value {
-        case .nil: bytes.append(PSS_TAG_NIL.byte)
-        case .boolean(let b): bytes.append((b ? PSS_TAG_TRUE : PSS_TAG_FALSE).byte)
-        case .null: bytes.append(PSS_TAG_NULL.byte)
-        case .integer(let i):
-            bytes.append(PSS_TAG_INTEGER.byte)
-            appendRaw(i, to: &bytes)
-        case .number(let d):
-            bytes.append(PSS_TAG_FLOAT.byte)
-            appendRaw(d, to: &bytes)
-        case .string(let s):
-            bytes.append(PSS_TAG_STRING.byte)
-            appendRaw(UInt32(s.bytes.count), to: &bytes)
-            bytes.append(contentsOf: s.bytes)
+        case .nil: writer.writeNil()
+        case .boolean(let b): writer.write(boolean: b)
+        case .null: writer.writeNull()
+        case .integer(let i): writer.write(integer: i)
+        case .number(let d): writer.write(number: d)
+        case .string(let s): writer.write(bytes: s.bytes)
         case .table(let t):
             if t.isArray {
-                bytes.append(PSS_TAG_ARRAY.byte)
-                appendRaw(UInt32(t.elements.count), to: &bytes)
-                for element in t.elements { encode(element, into: &bytes) }
+                writer.beginArray(count: t.elements.count)
+                for element in t.elements { write(element, into: &writer) }
             } else {
-                bytes.append(PSS_TAG_TABLE.byte)
-                appendRaw(UInt32(t.pairs.count), to: &bytes)
+                writer.beginTable(count: t.pairs.count)
                 for pair in t.pairs {
-                    encode(pair.key, into: &bytes)
-                    encode(pair.value, into: &bytes)
+                    write(pair.key, into: &writer)
+                    write(pair.value, into: &writer)
                 }
             }
         case .function(let id):
-            bytes.append(PSS_TAG_FUNCTION.byte)
-            appendRaw(id.rawValue, to: &bytes)
+            writer.tag(PSS_TAG_FUNCTION)
+            writer.raw(id.rawValue)
         case .chunk(let chunk):
-            bytes.append(PSS_TAG_CHUNK.byte)
-            appendRaw(chunk.ref, to: &bytes)
+            writer.tag(PSS_TAG_CHUNK)
+            writer.raw(chunk.ref)
         case .readOnly(let name, let table):
-            bytes.append(PSS_TAG_READ_ONLY.byte)
+            writer.tag(PSS_TAG_READ_ONLY)
             let nameBytes = Array(name.utf8)
-            appendRaw(UInt32(nameBytes.count), to: &bytes)
-            bytes.append(contentsOf: nameBytes)
-            encode(.table(table), into: &bytes)
+            writer.raw(UInt32(nameBytes.count))
+            writer.bytes.append(contentsOf: nameBytes)
+            write(.table(table), into: &writer)
         case .lockedCopy(let table):
-            bytes.append(PSS_TAG_LOCKED.byte)
-            encode(.table(table), into: &bytes)
+            writer.tag(PSS_TAG_LOCKED)
+            write(.table(table), into: &writer)
         }
+    }
+
+    /// `value` in the bridge's format.
+    static func encode(_ value: LuaInput) -> [UInt8] {
+        var writer = LuaValueWriter()
+        write(value, into: &writer)
+        return writer.bytes
     }
 
     /// A value sequence: a count, then the values.
     static func encodeSequence(_ values: [LuaInput]) -> [UInt8] {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(16)
-        appendRaw(UInt32(values.count), to: &bytes)
-        for value in values { encode(value, into: &bytes) }
-        return bytes
-    }
-
-    private static func appendRaw<T: FixedWidthInteger>(_ value: T, to bytes: inout [UInt8]) {
-        withUnsafeBytes(of: value) { bytes.append(contentsOf: $0) }
-    }
-
-    private static func appendRaw(_ value: Double, to bytes: inout [UInt8]) {
-        withUnsafeBytes(of: value) { bytes.append(contentsOf: $0) }
+        var writer = LuaValueWriter(capacity: 16)
+        writer.raw(UInt32(values.count))
+        for value in values { write(value, into: &writer) }
+        return writer.bytes
     }
 
     /// Decodes one value.
