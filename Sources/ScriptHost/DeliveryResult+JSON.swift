@@ -6,7 +6,8 @@ extension DeliveryResult {
     /// `suppressed` (only when true), `content`, `logs`, `stats`; then what the request
     /// registered with `categories.register`, in order and always present (empty when
     /// nothing): `registeredCategories`, their identifiers, and `categories`, the categories
-    /// whole in the shape `categories.register` takes; and `posts` when it posted.
+    /// whole in the shape `categories.register` takes; and `posts` when it posted. `script`
+    /// names the script that answered (null when none ran).
     public var jsonValue: JSONValue { .object(jsonObject) }
 
     private var jsonObject: [String: JSONValue] {
@@ -24,6 +25,7 @@ extension DeliveryResult {
             object["reason"] = .object(["kind": .string(reason.kind.rawValue), "message": .string(reason.message)])
         }
         if suppressed { object["suppressed"] = .bool(true) }
+        object["script"] = script?.jsonValue ?? .null
         object["registeredCategories"] = .array(registeredCategories.map { .string($0) })
         object["categories"] = .array(categories.map(\.jsonValue))
         if !posts.isEmpty {
@@ -38,7 +40,7 @@ extension DeliveryResult {
     /// reason as `kind, message`, a log entry as `level, message, source`.
     public static let keyOrder = JSONKeyOrder(
         first: [
-            "id", "outcome", "reason", "suppressed", "content", "logs", "stats",
+            "id", "outcome", "reason", "suppressed", "content", "logs", "stats", "script",
             "registeredCategories", "categories", "posts",
         ],
         nested: [
@@ -46,6 +48,7 @@ extension DeliveryResult {
             "content": NotificationContent.jsonKeyOrder,
             "logs": JSONKeyOrder(first: ["level", "message", "source"]),
             "stats": JSONKeyOrder(first: ["cpuMs", "wallMs", "memoryPeakBytes"]),
+            "script": JSONKeyOrder(first: ["version", "sha256"]),
             "categories": NotificationCategory.jsonKeyOrder,
         ]
     )
@@ -105,6 +108,17 @@ extension DeliveryResult {
         writer.key("memoryPeakBytes")
         writer.write(integer: Int64(stats.memoryPeakBytes))
         writer.endObject()
+        writer.key("script")
+        if let script {
+            writer.beginObject()
+            writer.key("version")
+            if let version = script.version { writer.write(integer: Int64(version)) } else { try writer.write(.null) }
+            writer.key("sha256")
+            writer.write(string: script.sha256)
+            writer.endObject()
+        } else {
+            try writer.write(.null)
+        }
         writer.key("registeredCategories")
         try writer.write(.array(registeredCategories.map { .string($0) }))
         writer.key("categories")
@@ -129,6 +143,13 @@ extension DeliveryResult {
     }
 
     private static func rounded(_ ms: Double) -> Double { (ms * 1000).rounded() / 1000 }
+}
+
+extension ScriptIdentity {
+    /// `{"version": N or null, "sha256": "…"}`.
+    public var jsonValue: JSONValue {
+        .object(["version": version.map { .integer(Int64($0)) } ?? .null, "sha256": .string(sha256)])
+    }
 }
 
 extension PostRecord {

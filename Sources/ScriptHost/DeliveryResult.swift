@@ -76,12 +76,14 @@ public struct DeliveryResult: Sendable {
     public var categories: [NotificationCategory]
     /// The posts `http.post` made, in order.
     public var posts: [PostRecord]
+    /// The script that answered; nil when none ran (no script, or one that could not be read).
+    public var script: ScriptIdentity?
 
     /// A result.
     public init(
         outcome: Outcome, reason: Reason?, suppressed: Bool = false, content: NotificationContent,
         logs: [LogEntry] = [], stats: Stats, registeredCategories: [String] = [], categories: [NotificationCategory] = [],
-        posts: [PostRecord] = []
+        posts: [PostRecord] = [], script: ScriptIdentity? = nil
     ) {
         self.outcome = outcome
         self.reason = reason
@@ -92,5 +94,6 @@ public struct DeliveryResult: Sendable {
         self.registeredCategories = registeredCategories
         self.categories = categories
         self.posts = posts
+        self.script = script
     }
 }

@@ -42,6 +42,8 @@ final class RequestRun: Sendable {
         /// The categories the request registered, whole, in order.
         var categories: [NotificationCategory] = []
         var posts: [PostRecord] = []
+        /// The script that answers the request, once it is known.
+        var script: ScriptIdentity?
         var downloadsAllowed = true
         var downloads: [Int: @Sendable () -> Void] = [:]
         var nextDownload = 0
@@ -85,6 +87,12 @@ final class RequestRun: Sendable {
 
     /// The request's folder, if anything asked for it.
     var usedAttachmentDirectory: URL? { attachmentFolder.withLock { $0 } }
+
+    /// Records which script answers the request (for the result's `script`).
+    func answered(by script: Script) {
+        let identity = script.identity
+        state.withLock { $0.script = identity }
+    }
 
     // MARK: Phases
 

@@ -8,6 +8,11 @@ public struct Script: Sendable, Hashable {
     public let source: [UInt8]
     /// A hash of the source: compiled chunks are cached by it.
     public let hash: Int
+    /// The SHA-256 of the source, in lower-case hex: what a result's `script.sha256` says.
+    public let sha256: String
+    /// The installed bundle version this script is, or nil for the app's own (baseline)
+    /// script: what a result's `script.version` says.
+    public var version: Int?
     /// The folder the script was read from: `require "name"` looks for `name.lua` there first.
     /// Nil for a script that comes from no file (then only library folders and bundled
     /// modules are searched).
@@ -17,10 +22,12 @@ public struct Script: Sendable, Hashable {
     public static let maximumSize = 1 << 20
 
     /// A script from its name and source text, and the folder its modules are looked up in.
-    public init(name: String, source: [UInt8], directory: URL? = nil) {
+    public init(name: String, source: [UInt8], directory: URL? = nil, version: Int? = nil) {
         self.name = name
         self.source = source
         self.directory = directory
+        self.version = version
+        self.sha256 = Digest.sha256(source).map(Hex.encode) ?? ""
         var hasher = Hasher()
         hasher.combine(source)
         hasher.combine(name)
@@ -28,9 +35,12 @@ public struct Script: Sendable, Hashable {
     }
 
     /// A script from its name and source text.
-    public init(name: String, source: String, directory: URL? = nil) {
-        self.init(name: name, source: Array(source.utf8), directory: directory)
+    public init(name: String, source: String, directory: URL? = nil, version: Int? = nil) {
+        self.init(name: name, source: Array(source.utf8), directory: directory, version: version)
     }
+
+    /// Which script this is, as a result names it.
+    public var identity: ScriptIdentity { ScriptIdentity(version: version, sha256: sha256) }
 
     /// Reads a script file. Throws a ``ScriptLoadError`` naming the file when it cannot.
     public init(contentsOf url: URL) throws(ScriptLoadError) {

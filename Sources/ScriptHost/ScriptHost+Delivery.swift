@@ -26,6 +26,7 @@ extension ScriptHost {
         case .script(let found):
             script = found
         }
+        run.answered(by: script)
         guard script.source.count <= Script.maximumSize else {
             return finish(run, .init(kind: .load, message: ScriptCompiler.tooLargeMessage(script.name, bytes: script.source.count)), original: true)
         }
@@ -107,7 +108,8 @@ extension ScriptHost {
             outcome: outcome, reason: reason, suppressed: original ? false : state.suppressed, content: content,
             logs: state.log.final,
             stats: .init(cpuMs: cost.cpu.milliseconds, wallMs: (Deadline.now().nanoseconds - run.started.nanoseconds).millisecondsFromNanoseconds, memoryPeakBytes: cost.peak),
-            registeredCategories: state.registeredCategories, categories: state.categories, posts: state.posts)
+            registeredCategories: state.registeredCategories, categories: state.categories, posts: state.posts,
+            script: state.script)
     }
 
     /// Removes the files of the request's folder that were not attached, and the folder when

@@ -66,7 +66,7 @@ import Testing
         let (script, payload) = (inputs.script, inputs.payload)
         let out = try await CLI.run(["run", script, payload])
         #expect(out.status == 3, "\(out)")
-        #expect(keysInOrder(out.stdout, indent: 2) == ["outcome", "reason", "suppressed", "content", "logs", "stats", "registeredCategories", "categories"])
+        #expect(keysInOrder(out.stdout, indent: 2) == ["outcome", "reason", "suppressed", "content", "logs", "stats", "script", "registeredCategories", "categories"])
         #expect(keysInOrder(out.stdout, indent: 4, under: "reason") == ["kind", "message"])
         #expect(keysInOrder(out.stdout, indent: 4, under: "content") == [
             "title", "subtitle", "body", "badge", "sound", "categoryIdentifier", "threadIdentifier",

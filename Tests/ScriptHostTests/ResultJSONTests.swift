@@ -41,8 +41,22 @@ import Testing
             outcome: .fallback, reason: .init(kind: .error, message: "rules.lua:1: boom"), content: content,
             logs: [LogEntry(level: .error, message: "m", source: "rules.lua:1")],
             stats: .init(cpuMs: 1.23456, wallMs: 2, memoryPeakBytes: 1024),
-            posts: [PostRecord(url: "https://example.com/p", body: #"{"b": 1, "a": [2]}"#, contentType: "application/json", headers: ["X-B": "1", "X-A": "2"])])
+            posts: [PostRecord(url: "https://example.com/p", body: #"{"b": 1, "a": [2]}"#, contentType: "application/json", headers: ["X-B": "1", "X-A": "2"])],
+            script: ScriptIdentity(version: 3, sha256: "ab"))
         #expect(result.jsonLineBytes(id: .integer(1), newline: false) == (try Self.expected(result, id: .integer(1))))
+    }
+
+    @Test func theScriptThatAnsweredIsNamedByItsSourcesSHA256() async throws {
+        let script = Script(name: "abc.lua", source: "function didReceive(r, c) end")
+        // `printf 'function didReceive(r, c) end' | sha256sum`
+        #expect(script.sha256 == "de63a9c9f17e8c2f248f74f6364dfffdddf883593cb7feb7bc7e8c30c1176477")
+        #expect(Script(name: "x", source: "abc").sha256 == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        let result = try await deliver("function didReceive(r, c) end")
+        #expect(result.script == ScriptIdentity(version: nil, sha256: script.sha256))
+        #expect(result.jsonValue.objectValue?["script"] == .object(["version": .null, "sha256": .string(script.sha256)]))
+        let none = await ScriptHost().deliver(NotificationRequest(payload: try Payload(jsonData: Data(#"{"aps": {}}"#.utf8))), script: .missing)
+        #expect(none.script == nil)
+        #expect(none.jsonValue.objectValue?["script"] == .null)
     }
 
     @Test func aNumberJSONCannotHoldGivesTheErrorLine() {
