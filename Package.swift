@@ -39,9 +39,11 @@ let package = Package(
         .target(name: "LuaSandbox", dependencies: ["CLuaShims"]),
         .target(name: "NotificationModel"),
         .target(name: "MediaDownloader", dependencies: ["NotificationModel"]),
+        // The bundled Lua modules (`require "pushscript.NAME"`) are .lua files embedded as bytes.
         .target(
             name: "ScriptHost",
-            dependencies: ["LuaSandbox", "NotificationModel", "MediaDownloader", "COpenSSL"]
+            dependencies: ["LuaSandbox", "NotificationModel", "MediaDownloader", "COpenSSL"],
+            resources: [.embedInCode("BundledModules/providers.lua")]
         ),
         .target(name: "ScriptTesting", dependencies: ["ScriptHost", "NotificationModel", "LuaSandbox"]),
         .executableTarget(name: "pushscript", dependencies: ["ScriptHost", "ScriptTesting"]),

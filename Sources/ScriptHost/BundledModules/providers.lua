@@ -1,7 +1,3 @@
-/// `pushscript.providers`: the Lua source of the bundled providers library (see
-/// `docs/script-api.md`, "Bundled modules"). Compiled into the binary as text.
-enum ProvidersModule {
-    static let source = #"""
 -- pushscript.providers: what each push provider's own notification service extension does,
 -- read from the payload. `providers.apply(request, content)` downloads and attaches the
 -- provider's media, registers its buttons as the category its SDK would register, applies its
@@ -702,5 +698,3 @@ function providers.names()
 end
 
 return providers
-"""#
-}
