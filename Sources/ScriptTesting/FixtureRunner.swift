@@ -11,6 +11,8 @@ public struct FixtureRunner: Sendable {
     public var filter: String?
     /// How many folders run at once.
     public var parallelFolders: Int
+    /// Whether a failing fixture's report holds its whole result (`test --verbose`).
+    public var verbose = false
 
     /// A runner. Downloads are answered from fixtures only (`offline`).
     public init(configuration: HostConfiguration = HostConfiguration(), filter: String? = nil, parallelFolders: Int = ProcessInfo.processInfo.activeProcessorCount) {
@@ -81,7 +83,7 @@ public struct FixtureRunner: Sendable {
             let kept = keeps(fixture)
             do {
                 let outcome = try await run(fixture, on: host)
-                if kept { results.append(FixtureFileResult(file: file, report: outcome.report, state: outcome.passed ? .passed : .failed)) }
+                if kept { results.append(FixtureFileResult(file: file, report: outcome.report(verbose: verbose), state: outcome.passed ? .passed : .failed)) }
             } catch {
                 if kept { results.append(malformed(file, error)) }
             }
@@ -133,7 +135,7 @@ public struct FixtureRunner: Sendable {
             }
         }
         var request = NotificationRequest(
-            payload: payload, app: fixture.app, locales: fixture.locales, limits: fixture.limits,
+            payload: payload, app: fixture.app, identifier: fixture.identifier, locales: fixture.locales, limits: fixture.limits,
             categories: fixture.categories, keys: fixture.keys, media: fixture.media,
             http: fixture.http, allowPostHosts: fixture.allowPost)
         request.allowHTTPHosts = fixture.allowHTTPHosts

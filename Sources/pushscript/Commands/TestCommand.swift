@@ -7,16 +7,20 @@ enum TestCommand: Command {
     static let name = "test"
     static let summary = "run the fixtures under the paths"
     static let description = """
-        usage: pushscript test PATH... [--filter TEXT]
+        usage: pushscript test PATH... [--filter TEXT] [--verbose]
 
         Runs every *.fixture.json under the paths: the fixtures of one folder in file-name
         order through one host. Prints PASS or FAIL per fixture, then 'N passed, N failed'.
+        A FAIL line is followed by the fixture's file, why the script fell back (if it did)
+        and what differed; with --verbose, also the fixture's whole result, logs included.
         Exit status: 0 all passed, 1 a fixture failed, 2 a fixture file is malformed.
         """
-    static let options = [filter]
+    static let options = [filter, verbose]
 
     /// `--filter`, which `watch` takes too.
     static let filter = Option("--filter", "TEXT", help: "only the fixtures whose name or path contains TEXT")
+    /// `--verbose`, which `watch` takes too.
+    static let verbose = Option.flag("--verbose", help: "after a failing fixture's differences, print its whole result")
 
     static func run(_ a: ParsedArguments) async throws -> ExitStatus {
         guard !a.positionals.isEmpty else {
@@ -26,7 +30,8 @@ enum TestCommand: Command {
         do { folders = try FixtureDiscovery.folders(under: a.positionals) } catch {
             throw UsageError("pushscript test: \(error.path): \(error.problem)")
         }
-        let runner = FixtureRunner(filter: a.value(filter))
+        var runner = FixtureRunner(filter: a.value(filter))
+        runner.verbose = a.flag(verbose)
         let malformed = Mutex<[String]>([])
         let summary = await runner.run(folders) { result in
             print(result.report)

@@ -5,7 +5,8 @@ import ScriptHost
 /// One line of `serve`'s input, read: a request to deliver, or why it is not one.
 ///
 /// A request is a JSON object: `{"id": …, "app": "com.example.news", "payload": {…}}`, with
-/// optional `"locales": ["de-DE", "en"]` (the device's preferred languages for this request).
+/// optional `"locales": ["de-DE", "en"]` (the device's preferred languages for this request) and
+/// `"identifier"` (the request's `apns-id`, `request.identifier`; a new UUID without one).
 /// `id` is any JSON value and is echoed in the answer (null when absent); `app` may be left out
 /// when `serve` was given `--app`.
 enum ServeLine {
@@ -15,7 +16,7 @@ enum ServeLine {
     case invalid(id: JSONValue, message: String)
 
     /// The keys a request may have.
-    static let keys: Set<String> = ["id", "app", "payload", "locales"]
+    static let keys: Set<String> = ["id", "app", "payload", "locales", "identifier"]
 
     /// Reads a line. `defaultApp` (`--app`) is used when the request names no app.
     static func parse(_ line: String, defaultApp: String?) -> ServeLine {
@@ -33,7 +34,7 @@ enum ServeLine {
         }
         let id = object["id"] ?? .null
         if let unknown = object.keys.filter({ !keys.contains($0) }).sorted().first {
-            return .invalid(id: id, message: "unknown key '\(unknown)'; a request has id, app, payload and locales")
+            return .invalid(id: id, message: "unknown key '\(unknown)'; a request has id, app, payload, locales and identifier")
         }
         let app: String
         switch object["app"] {
@@ -64,7 +65,13 @@ enum ServeLine {
             }
             locales = tags.isEmpty ? nil : tags
         }
-        return .request(id: id, NotificationRequest(payload: payload, app: app, locales: locales))
+        var identifier: String?
+        switch object["identifier"] {
+        case nil: break
+        case .string(let text) where !text.isEmpty: identifier = text
+        default: return .invalid(id: id, message: "identifier must be a non-empty string: the request's apns-id")
+        }
+        return .request(id: id, NotificationRequest(payload: payload, app: app, identifier: identifier, locales: locales))
     }
 
     /// The line's JSON, read on past parts nested too deeply (whether there were some comes
