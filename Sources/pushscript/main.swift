@@ -1,4 +1,5 @@
 import Foundation
+import ScriptTesting
 
 /// The commands, in the order `pushscript --help` lists them (SPEC section 5's order); one
 /// per line.
@@ -39,7 +40,9 @@ if Option.usageRequestNames.contains(first) || first == "help" {
     ExitStatus.success.exit()
 }
 guard let command = commands.first(where: { $0.name == first }) else {
-    printError("pushscript: unknown command '\(first)'; run 'pushscript --help' for the commands")
+    let names: [String] = commands.map { $0.name }
+    let suggestion = NearestName.hint(for: first, among: names).map { " " + $0 } ?? ""
+    printError("pushscript: unknown command '\(first)';\(suggestion) run 'pushscript --help' for the commands")
     ExitStatus.usageError.exit()
 }
 let rest = Array(arguments.dropFirst())
