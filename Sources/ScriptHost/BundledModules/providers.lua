@@ -44,6 +44,15 @@ local function wholeNumber(v)
     return math.tointeger(v)
   end
 end
+-- A JSON object as a decoder reads one: a table whose keys are all strings (a JSON array's
+-- are numbers).
+local function isObject(v)
+  if type(v) ~= "table" then return false end
+  for k in pairs(v) do
+    if type(k) ~= "string" then return false end
+  end
+  return true
+end
 -- A payload value that is there: not nil and not JSON's null (which decoders skip as absent).
 local function present(v) return v ~= nil and v ~= json.null end
 local function kindOf(typ)
@@ -163,7 +172,7 @@ local function airshipPayload(m)
     if not isTable(m.urls) then return nil, "urls is not a list" end
     for i, entry in ipairs(m.urls) do
       -- each entry is a dictionary of strings: any other value and none of it is read
-      if not isTable(entry) then return nil, "urls[" .. i .. "] is not an object" end
+      if not isObject(entry) then return nil, "urls[" .. i .. "] is not an object" end
       for k, v in pairs(entry) do
         if type(v) ~= "string" then return nil, "urls[" .. i .. "]." .. tostring(k) .. " is not a string" end
       end
@@ -186,14 +195,14 @@ local function airshipPayload(m)
   local options = {}
   local o = m.options
   if present(o) then
-    if not isTable(o) then return nil, "options is not an object" end
+    if not isObject(o) then return nil, "options is not an object" end
     if present(o.time) then
       if type(o.time) ~= "number" then return nil, "options.time is not a number" end
       options.thumbnailTime = o.time
     end
     if present(o.hidden) and type(o.hidden) ~= "boolean" then return nil, "options.hidden is not a boolean" end
     if present(o.crop) then
-      if not isTable(o.crop) then return nil, "options.crop is not an object" end
+      if not isObject(o.crop) then return nil, "options.crop is not an object" end
       for k, v in pairs(o.crop) do
         if type(v) ~= "number" then return nil, "options.crop." .. tostring(k) .. " is not a number" end
       end
@@ -214,7 +223,7 @@ local function airshipPayload(m)
   end
   local t
   if present(m.content) then
-    if not isTable(m.content) then return nil, "content is not an object" end
+    if not isObject(m.content) then return nil, "content is not an object" end
     t = {}
     for _, f in ipairs({ "title", "subtitle", "body" }) do
       local v = m.content[f]
@@ -233,7 +242,7 @@ system("airship", {
   end,
   media = function(info)
     local m = info[AIRSHIP]
-    if not isTable(m) then return {} end
+    if not isObject(m) then return {} end
     local payload, why = airshipPayload(m)
     if not payload then return {}, "the media attachment cannot be read (" .. why .. "): nothing of it is applied, as Airship's SDK does" end
     return payload.media
@@ -255,7 +264,7 @@ system("airship", {
   end,
   text = function(info)
     local m = info[AIRSHIP]
-    if not isTable(m) then return nil end
+    if not isObject(m) then return nil end
     local payload = airshipPayload(m)
     return payload and payload.text
   end,
@@ -815,6 +824,10 @@ local function applyButtons(sys, info, content, request)
   content.categoryIdentifier = category.identifier
 end
 
+-- The largest count a badge rule keeps (a 32-bit NSInteger's largest): a hostile payload's
+-- "+9999…" never leaves a count past it, or a float, in the store.
+local BADGE_MAX = 2147483647
+
 local function applyBadge(sys, info, content, options)
   if not sys.badge then return end
   local rule, problem = sys.badge(info)
@@ -826,12 +839,13 @@ local function applyBadge(sys, info, content, options)
     content.badge = nil
     log.debug("%s: badge cleared", sys.name)
   elseif rule.set then
-    store.set(key, rule.set)
-    if not rule.keep then content.badge = rule.set end
-    log.debug("%s: badge set to %d", sys.name, rule.set)
+    local count = math.min(rule.set, BADGE_MAX)
+    store.set(key, count)
+    if not rule.keep then content.badge = count end
+    log.debug("%s: badge set to %d", sys.name, count)
   else
     -- one atomic step, so that extensions sharing the store never lose a count
-    local count = store.increment(key, rule.increment, { min = 0 })
+    local count = store.increment(key, rule.increment, { min = 0, max = BADGE_MAX })
     content.badge = count
     log.debug("%s: badge %+d -> %d", sys.name, rule.increment, count)
   end
