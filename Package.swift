@@ -41,7 +41,11 @@ let package = Package(
         .target(name: "MediaDownloader", dependencies: ["NotificationModel"]),
         .target(
             name: "ScriptHost",
-            dependencies: ["LuaSandbox", "NotificationModel", "MediaDownloader", "COpenSSL"]
+            dependencies: [
+                "LuaSandbox", "NotificationModel", "MediaDownloader",
+                // OpenSSL on Linux only; Apple platforms use CryptoKit (docs/apple.md).
+                .target(name: "COpenSSL", condition: .when(platforms: [.linux])),
+            ]
         ),
         .target(name: "ScriptTesting", dependencies: ["ScriptHost", "NotificationModel", "LuaSandbox"]),
         .executableTarget(name: "pushscript", dependencies: ["ScriptHost", "ScriptTesting"]),
