@@ -40,6 +40,15 @@ struct SwiftTypeChecker: Sendable {
         if !checker.hostHasSessions {
             try await checker.emitStandIn("DeliverySession", moduleName: "DeliverySessionStandIn")
         }
+        // The adapter as a module, for the docs' `import ServiceExtension` (SwiftPM's build of
+        // it on Linux is empty); found before SwiftPM's, the stand-ins coming first.
+        let adapter = Self.root.appendingPathComponent("Sources/ServiceExtension")
+        let files = try FileManager.default.contentsOfDirectory(atPath: adapter.path).filter { $0.hasSuffix(".swift") }.sorted()
+        let out = try await checker.run(
+            ["-emit-module", "-parse-as-library", "-module-name", "ServiceExtension", "-emit-module-path",
+             standIns.appendingPathComponent("ServiceExtension.swiftmodule").path, "-I", standIns.path] + checker.packageFlags
+                + files.map { adapter.appendingPathComponent($0).path } + (try checker.prelude([]).map { [$0.path] } ?? []))
+        guard out.status == 0 else { throw CheckFailure("the adapter does not build as a module:\n\(out.stderr)") }
         return checker
     }
 
@@ -49,16 +58,21 @@ struct SwiftTypeChecker: Sendable {
     /// `script` allows top-level code (a file named `main.swift`).
     func typecheck(_ files: [URL], moduleName: String, imports: [String] = [], script: Bool = false) async throws -> CLIOutput {
         var sources = files
-        var implicit = imports
-        if !hostHasSessions { implicit.append("DeliverySessionStandIn") }
-        if !implicit.isEmpty {
-            let prelude = try TemporaryFolder.make("pushscript-prelude").appendingPathComponent("Prelude.swift")
-            try Data(implicit.map { "@_exported import \($0)\n" }.joined().utf8).write(to: prelude)
-            sources.append(prelude)
-        }
+        if let prelude = try prelude(imports) { sources.append(prelude) }
         return try await run(
             ["-typecheck", "-module-name", moduleName, "-warnings-as-errors"] + (script ? [] : ["-parse-as-library"])
                 + ["-I", standIns.path] + packageFlags + sources.map(\.path))
+    }
+
+    /// A file that imports `imports` into every file of the module it is compiled into, and
+    /// the stand-in of `DeliverySession` when ScriptHost has none; nil when there is nothing
+    /// to import.
+    private func prelude(_ imports: [String]) throws -> URL? {
+        let implicit = imports + (hostHasSessions ? [] : ["DeliverySessionStandIn"])
+        guard !implicit.isEmpty else { return nil }
+        let prelude = try TemporaryFolder.make("pushscript-prelude").appendingPathComponent("Prelude.swift")
+        try Data(implicit.map { "@_exported import \($0)\n" }.joined().utf8).write(to: prelude)
+        return prelude
     }
 
     /// Type-checks a package manifest against the toolchain's PackageDescription.

@@ -19,10 +19,3 @@ open class UNNotificationServiceExtension: NSObject {
     open func didReceive(_ request: UNNotificationRequest, withContentHandler contentHandler: @escaping (UNNotificationContent) -> Void) {}
     open func serviceExtensionTimeWillExpire() {}
 }
-
-extension ProcessInfo {
-    /// Apple's Foundation (iOS, not macOS) has this and swift-corelibs-foundation has not; it
-    /// is declared here because the code type-checked imports this module beside Foundation.
-    @available(macOS, unavailable)
-    public func performExpiringActivity(withReason reason: String, using block: @escaping @Sendable (Bool) -> Void) {}
-}
