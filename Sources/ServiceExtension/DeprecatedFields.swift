@@ -14,10 +14,12 @@ enum DeprecatedFields {
         arguments.summaryArgumentCount = count
     }
 
-    /// `UNNotificationCategoryOptions.allowAnnouncement`.
+    #if !os(macOS)
+    /// `UNNotificationCategoryOptions.allowAnnouncement` (not on macOS).
     static var allowAnnouncement: UNNotificationCategoryOptions { announcement(UNNotificationCategoryOptions.self) }
 
     private static func announcement<Options: AnnouncementOption>(_: Options.Type) -> Options { Options.allowAnnouncement }
+    #endif
 }
 
 /// What `UNMutableNotificationContent` has of the summary.
@@ -28,10 +30,12 @@ protocol SummaryArguments: AnyObject {
 
 extension UNMutableNotificationContent: SummaryArguments {}
 
+#if !os(macOS)
 /// What `UNNotificationCategoryOptions` has of announcements.
 protocol AnnouncementOption {
     static var allowAnnouncement: Self { get }
 }
 
 extension UNNotificationCategoryOptions: AnnouncementOption {}
+#endif
 #endif

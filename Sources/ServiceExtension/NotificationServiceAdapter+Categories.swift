@@ -44,8 +44,9 @@ extension NotificationServiceAdapter {
         }
     }
 
-    /// The category options. `allowInCarPlay` does not exist on macOS; `allowAnnouncement` is
-    /// passed for iOS 13–14's sake (later versions decide from the user's settings).
+    /// The category options. `allowInCarPlay` and `allowAnnouncement` do not exist on macOS;
+    /// `allowAnnouncement` is passed as the category asks, though iOS 15 and later decide from
+    /// the user's settings.
     static func categoryOptions(_ options: [CategoryOption]) -> UNNotificationCategoryOptions {
         options.reduce(into: []) { set, option in
             switch option {
@@ -56,7 +57,10 @@ extension NotificationServiceAdapter {
                 #endif
             case .hiddenPreviewsShowTitle: set.insert(.hiddenPreviewsShowTitle)
             case .hiddenPreviewsShowSubtitle: set.insert(.hiddenPreviewsShowSubtitle)
-            case .allowAnnouncement: set.insert(DeprecatedFields.allowAnnouncement)
+            case .allowAnnouncement:
+                #if !os(macOS)
+                set.insert(DeprecatedFields.allowAnnouncement)
+                #endif
             }
         }
     }

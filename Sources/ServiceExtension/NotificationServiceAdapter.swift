@@ -87,11 +87,15 @@ public final class NotificationServiceAdapter: Sendable {
         }
     }
 
-    /// The payload of the system's content (its `userInfo`); nil when it is not one.
+    /// The payload of the system's content (its `userInfo`); nil when it is not one. It is
+    /// checked as a value, so that `JSONSerialization`'s escapes do not count against the
+    /// size limit that APNs already applied to the text it sent.
     static func payload(of content: UNNotificationContent) -> Payload? {
         let userInfo = content.userInfo
-        guard JSONSerialization.isValidJSONObject(userInfo), let data = try? JSONSerialization.data(withJSONObject: userInfo) else { return nil }
-        return try? Payload(jsonData: data)
+        guard JSONSerialization.isValidJSONObject(userInfo), let data = try? JSONSerialization.data(withJSONObject: userInfo),
+              let value = try? JSONValue(jsonData: data)
+        else { return nil }
+        return try? Payload(value: value)
     }
 }
 #endif

@@ -13,6 +13,7 @@ public struct UNNotificationCategoryOptions: OptionSet, @unchecked Sendable {
     public static let hiddenPreviewsShowTitle = UNNotificationCategoryOptions(rawValue: 1 << 2)
     public static let hiddenPreviewsShowSubtitle = UNNotificationCategoryOptions(rawValue: 1 << 3)
     @available(iOS, deprecated: 15.0, message: "Announcement is always allowed.")
+    @available(macOS, unavailable)
     public static let allowAnnouncement = UNNotificationCategoryOptions(rawValue: 1 << 4)
 }
 
