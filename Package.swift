@@ -13,6 +13,8 @@ let lua = Target.target(
     exclude: ["lua.c", "luac.c", "Makefile"],
     publicHeadersPath: ".",
     cSettings: [
+        // As Lua's own Makefile and Debian build it: math.pow and the other 5.3 functions.
+        .define("LUA_COMPAT_5_3"),
         .define("LUA_USE_MACOSX", .when(platforms: [.macOS, .macCatalyst])),
         .define("LUA_USE_IOS", .when(platforms: [.iOS, .tvOS, .watchOS, .visionOS])),
         .define("LUA_USE_LINUX", .when(platforms: [.linux])),
