@@ -1,0 +1,19 @@
+import LuaSandbox
+
+extension ScriptHost {
+    /// Closes the idle Lua states of every app that has not started a request for `interval`,
+    /// so that a host of many apps holds states only for the busy ones; an app's next request
+    /// makes a new state (its script compiled again), and its store and categories stay.
+    /// Returns how many states were let go.
+    @discardableResult
+    public func releaseIdleLuaStates(unusedFor interval: Duration) -> Int {
+        let (seconds, attoseconds) = interval.components
+        let cutoff = Deadline.now().nanoseconds - (seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+        let runtimes = apps.withLock { Array($0.values) }
+        return runtimes.reduce(0) { $0 + $1.releaseIdleStates(unusedSince: cutoff) }
+    }
+
+    /// How many Lua threads the host's pool has started (each holds its stack for the life of
+    /// the process).
+    public var luaThreadCount: Int { services.executor.pool.threadCount }
+}

@@ -1,0 +1,53 @@
+import NotificationModel
+import ScriptHost
+
+/// An answer made, with what the logs and counters say of it.
+struct ServedAnswer: Sendable {
+    /// The answer line, `id` first, newline included.
+    var line: [UInt8]
+    var outcome: String
+    var reason: DeliveryResult.Reason?
+    var script: ScriptIdentity?
+}
+
+/// Where `serve`'s requests are delivered: in this process (`--isolation thread`) or in
+/// worker processes (`--isolation process`).
+protocol ServeBackend: Sendable {
+    /// Delivers one request and makes its answer; always returns, by the request's deadline
+    /// (plus `bestAttempt`'s time and a small grace).
+    func serve(_ request: AcceptedRequest) async -> ServedAnswer
+    /// The executor the lanes prefer (the one deliveries run on), if any.
+    var laneExecutor: (any TaskExecutor)? { get }
+    /// Lua threads and worker processes held now.
+    var held: (luaThreads: Int, workers: Int) { get }
+    /// Called now and then while serving (about once a second).
+    func tick()
+    /// Ends what the backend holds, once every lane has finished.
+    func shutdown()
+}
+
+/// Deliveries in this process: the host's Lua threads run the scripts.
+struct ThreadBackend: ServeBackend {
+    let host: ScriptHost
+    let scripts: ScriptDirectory
+    let retention: AttachmentRetention?
+    /// How long an app goes without a request before its Lua states are closed.
+    let idleRelease: Duration
+
+    func serve(_ accepted: AcceptedRequest) async -> ServedAnswer {
+        let result = await host.deliver(accepted.request, from: scripts)
+        // Kept before it is written: a written answer's files are counted.
+        retention?.keep(result)
+        return ServedAnswer(line: result.jsonLineBytes(id: accepted.id), outcome: result.outcome.rawValue, reason: result.reason, script: result.script)
+    }
+
+    var laneExecutor: (any TaskExecutor)? { host.deliveryExecutor }
+
+    var held: (luaThreads: Int, workers: Int) { (host.luaThreadCount, 0) }
+
+    func tick() {
+        if host.releaseIdleLuaStates(unusedFor: idleRelease) > 0 { ReleasedMemory.trim() }
+    }
+
+    func shutdown() {}
+}

@@ -1,0 +1,88 @@
+import Dispatch
+import Foundation
+import NotificationModel
+import ScriptHost
+import Synchronization
+
+/// `serve`'s lanes: `--concurrency` tasks, each of which reads the next line (under the
+/// intake's lock), serves it when no other lane serves its app, then that app's requests read
+/// meanwhile, and writes each answer as soon as it is ready. A lane that reads a request of an
+/// app another lane serves queues it there and reads on, so that no app waits for another.
+struct ServeLoop: Sendable {
+    let intake: ServeIntake
+    let queues: AppQueues
+    let output: AnswerOutput
+    let backend: any ServeBackend
+    let metrics: ServeMetrics
+    let log: ServeLog
+
+    /// Runs `lanes` lanes until reading stops and every lane has written its answers.
+    func run(lanes: Int) async {
+        let executor = backend.laneExecutor
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<max(1, lanes) {
+                group.addTask(executorPreference: executor) { await lane() }
+            }
+        }
+    }
+
+    private func lane() async {
+        while true {
+            switch await intake.take() {
+            case .end:
+                return
+            case .answer(let index, let line, let bytes):
+                metrics.recordInvalid()
+                output.put(index, Array((line + "\n").utf8), cost: bytes)
+            case .serve(let first):
+                var next: AcceptedRequest? = first
+                while let request = next {
+                    await serve(request)
+                    next = queues.next(of: request.app)
+                }
+            }
+        }
+    }
+
+    private func serve(_ request: AcceptedRequest) async {
+        let started = ContinuousClock.now
+        let answer = await backend.serve(request)
+        output.put(request.index, answer.line, cost: request.bytes)
+        let elapsed = ContinuousClock.now - started
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        metrics.record(app: request.app, outcome: answer.outcome, reason: answer.reason?.kind.rawValue, script: answer.script, seconds: seconds)
+        log.answered(id: request.id, app: request.app, outcome: answer.outcome, reason: answer.reason, milliseconds: seconds * 1000)
+    }
+}
+
+/// What `serve` does about once a second while it runs, on a thread of its own: the
+/// backend's upkeep (idle apps' Lua states released) and, every few seconds, the metrics file.
+final class ServeHousekeeping: Sendable {
+    /// How often the metrics file is written, in seconds.
+    static let metricsInterval = 5
+
+    private let stopped = DispatchSemaphore(value: 0)
+    private let ended = DispatchSemaphore(value: 0)
+    private let work: @Sendable (_ writeMetrics: Bool) -> Void
+
+    init(_ work: @escaping @Sendable (_ writeMetrics: Bool) -> Void) {
+        self.work = work
+        let thread = Thread { [stopped, ended] in
+            var tick = 0
+            while stopped.wait(timeout: .now() + 1) == .timedOut {
+                tick += 1
+                work(tick % Self.metricsInterval == 0)
+            }
+            ended.signal()
+        }
+        thread.name = "serve-housekeeping"
+        thread.start()
+    }
+
+    /// Stops the thread and does the work a last time (metrics written).
+    func finish() {
+        stopped.signal()
+        ended.wait()
+        work(true)
+    }
+}
