@@ -124,10 +124,10 @@ enum ServeCommand: Command {
         // Said once the signals are answered: a process manager may stop serve from then on.
         let limits = configuration.limits
         log.event("start", [
-            "version": .string(version), "scripts": .string(folder.path), "cpuMs": .integer(Int64(limits.cpuTime / .milliseconds(1))),
+            "version": .string(version), "scripts": .string(path), "cpuMs": .integer(Int64(limits.cpuTime / .milliseconds(1))),
             "memoryBytes": .integer(Int64(limits.memoryBytes)), "timeMs": .integer(Int64(limits.time / .milliseconds(1))),
             "isolation": .string("thread"), "concurrency": .integer(Int64(lanes)), "ordered": .bool(a.flag(ordered)),
-        ], text: "serve: pushscript \(version), scripts \(folder.path), limits cpu \(Int(limits.cpuTime / .milliseconds(1))) ms / memory \(limits.memoryBytes >> 20) MiB / time \(Int(limits.time / .milliseconds(1))) ms, isolation thread, concurrency \(lanes)\(a.flag(ordered) ? ", ordered" : "")")
+        ], text: "serve: pushscript \(version), scripts \(path), limits cpu \(Int(limits.cpuTime / .milliseconds(1))) ms / memory \(limits.memoryBytes >> 20) MiB / time \(Int(limits.time / .milliseconds(1))) ms, isolation thread, concurrency \(lanes)\(a.flag(ordered) ? ", ordered" : "")")
 
         let loop = ServeLoop(intake: intake, queues: queues, output: output, backend: backend, metrics: metricsFile, log: log)
         await loop.run(lanes: lanes)
