@@ -1,10 +1,10 @@
 import LuaSandbox
 
 extension ScriptHost {
-    /// Closes the idle Lua states of every app that has not started a request for `interval`,
-    /// so that a host of many apps holds states only for the busy ones; an app's next request
-    /// makes a new state (its script compiled again), and its store and categories stay.
-    /// Returns how many states were let go.
+    /// Lets go of the idle Lua states of every app that has not started a request for
+    /// `interval`, so that a host of many apps keeps states only for the busy ones; an app's
+    /// next request makes a new state (its script compiled again), and its store and
+    /// categories stay. Returns how many states were let go.
     @discardableResult
     public func releaseIdleLuaStates(unusedFor interval: Duration) -> Int {
         let (seconds, attoseconds) = interval.components

@@ -129,7 +129,7 @@ enum ServeCommand: Command {
             "isolation": .string("thread"), "concurrency": .integer(Int64(lanes)), "ordered": .bool(a.flag(ordered)),
         ], text: "serve: pushscript \(version), scripts \(path), limits cpu \(Int(limits.cpuTime / .milliseconds(1))) ms / memory \(limits.memoryBytes >> 20) MiB / time \(Int(limits.time / .milliseconds(1))) ms, isolation thread, concurrency \(lanes)\(a.flag(ordered) ? ", ordered" : "")")
 
-        let loop = ServeLoop(intake: intake, queues: queues, output: output, backend: backend, metrics: metricsFile, log: log)
+        let loop = ServeLoop(intake: intake, queues: queues, output: output, backend: backend, metrics: metricsFile, log: log, defaultApp: a.value(HostOptions.app))
         await loop.run(lanes: lanes)
         housekeeping.finish()
         backend.shutdown()

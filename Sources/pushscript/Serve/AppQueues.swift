@@ -1,18 +1,16 @@
-import NotificationModel
-import ScriptHost
 import Synchronization
 
-/// A request `serve` accepted: its place in the input, the id to answer under, what it costs
-/// the read-ahead window.
+/// A line `serve` accepted, routed by its app and read whole when its turn comes: its place
+/// in the input and what it costs the read-ahead window.
 struct AcceptedRequest: Sendable {
     /// The line's number among the lines read (blank ones not counted), from 0.
     let index: Int
-    let id: JSONValue
-    let request: NotificationRequest
     /// The app whose order it keeps (`""` when it names none).
     let app: String
+    /// The line, without its line end.
+    let line: [UInt8]
     /// The line's length in bytes.
-    let bytes: Int
+    var bytes: Int { line.count }
 }
 
 /// Runs each app's requests one at a time in the order they were read, as iOS runs a service

@@ -15,7 +15,7 @@ struct ServedAnswer: Sendable {
 protocol ServeBackend: Sendable {
     /// Delivers one request and makes its answer; always returns, by the request's deadline
     /// (plus `bestAttempt`'s time and a small grace).
-    func serve(_ request: AcceptedRequest) async -> ServedAnswer
+    func serve(_ request: NotificationRequest, id: JSONValue) async -> ServedAnswer
     /// The executor the lanes prefer (the one deliveries run on), if any.
     var laneExecutor: (any TaskExecutor)? { get }
     /// Lua threads and worker processes held now.
@@ -34,11 +34,11 @@ struct ThreadBackend: ServeBackend {
     /// How long an app goes without a request before its Lua states are closed.
     let idleRelease: Duration
 
-    func serve(_ accepted: AcceptedRequest) async -> ServedAnswer {
-        let result = await host.deliver(accepted.request, from: scripts)
+    func serve(_ request: NotificationRequest, id: JSONValue) async -> ServedAnswer {
+        let result = await host.deliver(request, from: scripts)
         // Kept before it is written: a written answer's files are counted.
         retention?.keep(result)
-        return ServedAnswer(line: result.jsonLineBytes(id: accepted.id), outcome: result.outcome.rawValue, reason: result.reason, script: result.script)
+        return ServedAnswer(line: result.jsonLineBytes(id: id), outcome: result.outcome.rawValue, reason: result.reason, script: result.script)
     }
 
     var laneExecutor: (any TaskExecutor)? { host.deliveryExecutor }

@@ -11,9 +11,9 @@ enum StopReason: Sendable, Equatable {
     case outputClosed
 }
 
-/// `serve`'s input for its lanes: lines read in order, each made a request and routed to its
-/// app's queue, under one lock, so that an app's requests keep their input order whichever lane
-/// reads them.
+/// `serve`'s input for its lanes: lines read in order and routed to their app's queue under one
+/// lock, so that an app's requests keep their input order whichever lane reads them. Under the
+/// lock a line is only walked for its `app`; it is read whole by the lane that serves it.
 ///
 /// How far reading runs ahead of the answers written is bounded twice: at most `maximumLines`
 /// lines and `maximumBytes` bytes read and not yet answered. When either bound is reached,
@@ -23,8 +23,10 @@ final class ServeIntake: Sendable {
     enum Taken: Sendable {
         /// Serve this request, then its app's requests read meanwhile.
         case serve(AcceptedRequest)
-        /// Write this answer for line `index` (a line that is not a valid request).
+        /// Write this answer for line `index` (a line over the cap).
         case answer(index: Int, line: String, bytes: Int)
+        /// Answer this line, which is not a JSON object, with what is wrong with it.
+        case unreadable(AcceptedRequest)
         /// Reading has stopped.
         case end
     }
@@ -136,13 +138,14 @@ final class ServeIntake: Sendable {
                 let index = s.nextIndex
                 s.nextIndex += 1
                 charge(bytes.count)
-                switch ServeLine.parse(bytes, defaultApp: defaultApp) {
-                case .invalid(let id, let message):
-                    return .taken(.answer(index: index, line: ServeLine.errorLine(id: id, message: message), bytes: bytes.count))
-                case .request(let id, let request):
-                    let accepted = AcceptedRequest(index: index, id: id, request: request, app: request.resolvedApp ?? "", bytes: bytes.count)
-                    if queues.claim(accepted) { return .taken(.serve(accepted)) }
+                // Only the app is found here, under the lock; the line is read whole by the
+                // lane that serves it.
+                guard let app = ServeLine.app(in: bytes, defaultApp: defaultApp) else {
+                    // Not an object: what is wrong is said by the lane, reading it whole.
+                    return .taken(.unreadable(AcceptedRequest(index: index, app: "", line: bytes)))
                 }
+                let accepted = AcceptedRequest(index: index, app: app, line: bytes)
+                if queues.claim(accepted) { return .taken(.serve(accepted)) }
             }
         }
     }

@@ -12,7 +12,7 @@ extension ServeLine {
     /// The `id` member of the JSON object that `head` begins, when `head` holds it whole and
     /// every member before it; null otherwise. Reads no further than it must.
     static func id(inHead head: [UInt8]) -> JSONValue {
-        var cursor = HeadCursor(bytes: head)
+        var cursor = MemberScanner(bytes: head)
         guard cursor.skipSpace(), cursor.take(UInt8(ascii: "{")) else { return .null }
         while true {
             guard cursor.skipSpace(), let keyStart = cursor.position, cursor.skipString() else { return .null }
@@ -26,72 +26,34 @@ extension ServeLine {
             guard cursor.skipSpace(), cursor.take(UInt8(ascii: ",")) else { return .null }
         }
     }
-}
 
-/// Walks JSON text without building values: enough to find where a member ends.
-private struct HeadCursor {
-    let bytes: [UInt8]
-    var index = 0
-
-    var position: Int? { index < bytes.count ? index : nil }
-
-    mutating func skipSpace() -> Bool {
-        while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
-        return index < bytes.count
-    }
-
-    mutating func take(_ byte: UInt8) -> Bool {
-        guard index < bytes.count, bytes[index] == byte else { return false }
-        index += 1
-        return true
-    }
-
-    /// Past a string that starts here; false when it does not end within the bytes.
-    mutating func skipString() -> Bool {
-        guard take(UInt8(ascii: "\"")) else { return false }
-        while index < bytes.count {
-            switch bytes[index] {
-            case UInt8(ascii: "\\"): index += 2
-            case UInt8(ascii: "\""):
-                index += 1
-                return true
-            default: index += 1
-            }
-        }
-        return false
-    }
-
-    /// Past a value that starts here (nested ones by their brackets).
-    mutating func skipValue() -> Bool {
-        guard index < bytes.count else { return false }
-        switch bytes[index] {
-        case UInt8(ascii: "\""):
-            return skipString()
-        case UInt8(ascii: "{"), UInt8(ascii: "["):
-            var depth = 0
-            while index < bytes.count {
-                switch bytes[index] {
-                case UInt8(ascii: "\""):
-                    guard skipString() else { return false }
-                    continue
-                case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
-                case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                    depth -= 1
-                    if depth == 0 {
-                        index += 1
-                        return true
-                    }
-                default: break
+    /// The app a line's request is for, found without reading the line as JSON: the top-level
+    /// `app` member when it is a string (the last one, as reading keeps), `defaultApp` (else
+    /// `""`) when there is none; nil when the line is not a JSON object that can be walked.
+    /// The line is read whole later, off the input's lock.
+    static func app(in line: [UInt8], defaultApp: String?) -> String? {
+        var cursor = MemberScanner(bytes: line)
+        guard cursor.skipSpace(), cursor.take(UInt8(ascii: "{")) else { return nil }
+        var app: String?
+        guard cursor.skipSpace() else { return nil }
+        if cursor.take(UInt8(ascii: "}")) { return defaultApp ?? "" }
+        while true {
+            guard cursor.skipSpace(), let keyStart = cursor.position, cursor.skipString() else { return nil }
+            let key = line[keyStart..<cursor.index]
+            guard cursor.skipSpace(), cursor.take(UInt8(ascii: ":")), cursor.skipSpace(), let valueStart = cursor.position,
+                cursor.skipValue()
+            else { return nil }
+            if key.elementsEqual(#""app""#.utf8) {
+                let value = line[valueStart..<cursor.index]
+                if value.first == UInt8(ascii: "\""), !value.contains(UInt8(ascii: "\\")) {
+                    app = String(decoding: value.dropFirst().dropLast(), as: UTF8.self)
+                } else {
+                    app = (try? JSONValue(jsonString: String(decoding: value, as: UTF8.self)))?.stringValue ?? ""
                 }
-                index += 1
             }
-            return false
-        default:
-            // A number, true, false or null: up to the next delimiter, which must be there.
-            while index < bytes.count, ![UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) {
-                index += 1
-            }
-            return index < bytes.count
+            guard cursor.skipSpace() else { return nil }
+            if cursor.take(UInt8(ascii: "}")) { return app ?? defaultApp ?? "" }
+            guard cursor.take(UInt8(ascii: ",")) else { return nil }
         }
     }
 }

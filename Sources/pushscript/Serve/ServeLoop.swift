@@ -15,6 +15,8 @@ struct ServeLoop: Sendable {
     let backend: any ServeBackend
     let metrics: ServeMetrics
     let log: ServeLog
+    /// The app of requests that name none (`--app`).
+    let defaultApp: String?
 
     /// Runs `lanes` lanes until reading stops and every lane has written its answers.
     func run(lanes: Int) async {
@@ -32,8 +34,9 @@ struct ServeLoop: Sendable {
             case .end:
                 return
             case .answer(let index, let line, let bytes):
-                metrics.recordInvalid()
-                output.put(index, Array((line + "\n").utf8), cost: bytes)
+                answerInvalid(index, line, cost: bytes)
+            case .unreadable(let accepted):
+                await serve(accepted)
             case .serve(let first):
                 var next: AcceptedRequest? = first
                 while let request = next {
@@ -44,14 +47,28 @@ struct ServeLoop: Sendable {
         }
     }
 
-    private func serve(_ request: AcceptedRequest) async {
+    private func answerInvalid(_ index: Int, _ line: String, cost: Int) {
+        metrics.recordInvalid()
+        output.put(index, Array((line + "\n").utf8), cost: cost)
+    }
+
+    private func serve(_ accepted: AcceptedRequest) async {
+        let id: JSONValue
+        let notification: NotificationRequest
+        switch ServeLine.parse(accepted.line, defaultApp: defaultApp) {
+        case .invalid(let invalidID, let message):
+            return answerInvalid(accepted.index, ServeLine.errorLine(id: invalidID, message: message), cost: accepted.bytes)
+        case .request(let requestID, let parsed):
+            (id, notification) = (requestID, parsed)
+        }
+        let request = accepted
         let started = ContinuousClock.now
-        let answer = await backend.serve(request)
+        let answer = await backend.serve(notification, id: id)
         output.put(request.index, answer.line, cost: request.bytes)
         let elapsed = ContinuousClock.now - started
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         metrics.record(app: request.app, outcome: answer.outcome, reason: answer.reason?.kind.rawValue, script: answer.script, seconds: seconds)
-        log.answered(id: request.id, app: request.app, outcome: answer.outcome, reason: answer.reason, milliseconds: seconds * 1000)
+        log.answered(id: id, app: request.app, outcome: answer.outcome, reason: answer.reason, milliseconds: seconds * 1000)
     }
 }
 
