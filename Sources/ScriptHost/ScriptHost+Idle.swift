@@ -16,4 +16,8 @@ extension ScriptHost {
     /// How many Lua threads the host's pool has started (each holds its stack for the life of
     /// the process).
     public var luaThreadCount: Int { services.executor.pool.threadCount }
+
+    /// How many Lua jobs the host gave up on as stuck still hold a thread: a call that no
+    /// check interrupts, whose CPU goes on until it returns (or the process ends).
+    public var stuckLuaJobCount: Int { services.executor.pool.stuckCount }
 }

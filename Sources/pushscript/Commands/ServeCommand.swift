@@ -1,5 +1,6 @@
 import Foundation
 import ScriptHost
+import Synchronization
 
 /// `pushscript serve --scripts DIR`: a long-running host, JSON lines in, results out.
 enum ServeCommand: Command {
@@ -51,8 +52,11 @@ enum ServeCommand: Command {
     static let logFormat = Option("--log-format", "text|json", default: "text", help: "what standard error says: lines for people, or one JSON object per event")
     static let metrics = Option("--metrics", "FILE", help: "keep counters in FILE (Prometheus text format), rewritten every few seconds")
     static let idleMs = PositiveOption("--idle-ms", "N", default: 60_000, help: "an app without a request this long closes its Lua states")
+    static let isolation = Option(
+        "--isolation", "thread|process", default: "thread",
+        help: "where scripts run: in this process, or in worker processes that are", "killed and replaced when a script is stuck")
     static let options = [
-        scripts, concurrency.option, readAhead.option, ordered, maxLineBytes.option, logFormat, metrics, idleMs.option,
+        scripts, concurrency.option, readAhead.option, ordered, maxLineBytes.option, logFormat, metrics, idleMs.option, isolation,
         AttachmentFolder.option,
     ] + HostOptions.options(app: "the app of requests that name none")
 
@@ -61,6 +65,9 @@ enum ServeCommand: Command {
 
     /// The version the start-up line names.
     static let version = "0.3.0"
+
+    /// Set to 1 in a worker process's environment: it serves its parent (`--isolation process`).
+    static let workerVariable = "PUSHSCRIPT_SERVE_WORKER"
 
     static func run(_ a: ParsedArguments) async throws -> ExitStatus {
         if let extra = a.positionals.first {
@@ -79,15 +86,49 @@ enum ServeCommand: Command {
             throw UsageError("pushscript serve: --log-format takes text or json, not '\(format)'")
         }
         let metricsPath = a.value(metrics)
+        let isWorker = ProcessInfo.processInfo.environment[workerVariable] == "1"
+        let isolationName = a.value(isolation) ?? "thread"
+        guard isolationName == "thread" || isolationName == "process" else {
+            throw UsageError("pushscript serve: --isolation takes thread or process, not '\(isolationName)'")
+        }
         var configuration = try HostOptions.configuration(a, command: name)
         let attachments = try AttachmentFolder(a, command: name, removedOnSignals: false)
         defer { attachments.remove() }
         configuration.attachmentDirectory = attachments.url
-        let retention = attachments.isOwned ? AttachmentRetention() : nil
         let log = ServeLog(format: logFormat)
-        let host = ScriptHost(configuration: configuration)
-        let scriptFolder = ScriptDirectory(folder, memoryLimit: configuration.limits.memoryBytes) { log.script($0) }
-        let backend: any ServeBackend = ThreadBackend(host: host, scripts: scriptFolder, retention: retention, idleRelease: .milliseconds(idle))
+        // Set below once the intake exists: a worker stops reading when a Lua thread is stuck.
+        let stopWorker = StopHandle()
+        let privateState: URL?
+        let backend: any ServeBackend
+        if isolationName == "process" && !isWorker {
+            privateState = configuration.stateDirectory == nil
+                ? FileManager.default.temporaryDirectory.appendingPathComponent("pushscript-serve-state-\(UUID().uuidString)", isDirectory: true) : nil
+            if let privateState { try? FileManager.default.createDirectory(at: privateState, withIntermediateDirectories: true) }
+            let arguments = workerArguments(attachments: attachments.url, state: privateState, lineCap: lineCap)
+            let environment = ProcessInfo.processInfo.environment.merging([workerVariable: "1"]) { $1 }
+            let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+            do {
+                backend = try ProcessBackend(
+                    count: min(lanes, max(1, ProcessInfo.processInfo.activeProcessorCount)), limits: configuration.limits, log: log
+                ) { try WorkerProcess(executable: executable, arguments: arguments, environment: environment) }
+            } catch let error as WorkerError {
+                throw UsageError("pushscript serve: \(error.message); try --isolation thread")
+            }
+        } else {
+            privateState = nil
+            let retention = attachments.isOwned && !isWorker ? AttachmentRetention() : nil
+            let host = ScriptHost(configuration: configuration)
+            let scriptFolder = ScriptDirectory(folder, memoryLimit: configuration.limits.memoryBytes) { log.script($0) }
+            backend = ThreadBackend(host: host, scripts: scriptFolder, retention: retention, idleRelease: .milliseconds(idle)) {
+                // A worker whose Lua thread is stuck ends once its other requests are answered:
+                // its parent replaces it, and the stuck thread's CPU and memory go with it.
+                if isWorker, host.stuckLuaJobCount > 0 { stopWorker.run() }
+            }
+        }
+        defer { if let privateState { try? FileManager.default.removeItem(at: privateState) } }
+        if isWorker {
+            return await runWorker(a, backend: backend, log: log, lanes: lanes, window: window, stop: stopWorker)
+        }
 
         let queues = AppQueues()
         let intake = ServeIntake(
@@ -118,6 +159,7 @@ enum ServeCommand: Command {
                     text: "serve: second \(signalName): ending at once; \(dropped) request\(dropped == 1 ? "" : "s") read were not answered")
                 backend.shutdown()
                 attachments.remove()
+                if let privateState { try? FileManager.default.removeItem(at: privateState) }
                 if let metricsPath { try? FileManager.default.removeItem(atPath: metricsPath + ".tmp-\(getpid())") }
                 _exit(128 + number)
             })
@@ -126,8 +168,8 @@ enum ServeCommand: Command {
         log.event("start", [
             "version": .string(version), "scripts": .string(path), "cpuMs": .integer(Int64(limits.cpuTime / .milliseconds(1))),
             "memoryBytes": .integer(Int64(limits.memoryBytes)), "timeMs": .integer(Int64(limits.time / .milliseconds(1))),
-            "isolation": .string("thread"), "concurrency": .integer(Int64(lanes)), "ordered": .bool(a.flag(ordered)),
-        ], text: "serve: pushscript \(version), scripts \(path), limits cpu \(Int(limits.cpuTime / .milliseconds(1))) ms / memory \(limits.memoryBytes >> 20) MiB / time \(Int(limits.time / .milliseconds(1))) ms, isolation thread, concurrency \(lanes)\(a.flag(ordered) ? ", ordered" : "")")
+            "isolation": .string(isolationName), "concurrency": .integer(Int64(lanes)), "ordered": .bool(a.flag(ordered)),
+        ], text: "serve: pushscript \(version), scripts \(path), limits cpu \(Int(limits.cpuTime / .milliseconds(1))) ms / memory \(limits.memoryBytes >> 20) MiB / time \(Int(limits.time / .milliseconds(1))) ms, isolation \(isolationName), concurrency \(lanes)\(a.flag(ordered) ? ", ordered" : "")")
 
         let loop = ServeLoop(intake: intake, queues: queues, output: output, backend: backend, metrics: metricsFile, log: log, defaultApp: a.value(HostOptions.app))
         await loop.run(lanes: lanes)
@@ -148,4 +190,54 @@ enum ServeCommand: Command {
         }
         return .success
     }
+
+    /// A worker's serving: tagged lines from its parent, answers back to it, no start-up line
+    /// and no signals of its own (the parent stops it by closing its input, or kills it).
+    private static func runWorker(
+        _ a: ParsedArguments, backend: any ServeBackend, log: ServeLog, lanes: Int, window: Int, stop: StopHandle
+    ) async -> ExitStatus {
+        for number in ServeSignals.stopping { signal(number, SIG_IGN) }
+        signal(SIGPIPE, SIG_IGN)
+        let queues = AppQueues()
+        let cap = (try? a.positive(maxLineBytes)) ?? maxLineBytes.defaultValue
+        let intake = ServeIntake(
+            source: LineSource(maximumLineBytes: cap), queues: queues, defaultApp: a.value(HostOptions.app),
+            maximumLineBytes: cap, maximumLines: window, maximumBytes: readAheadBytes, tagged: true)
+        stop.set { intake.stop(.endOfInput) }
+        let output = AnswerOutput(ordered: false, released: { intake.answered(bytes: $0) }, closed: { intake.stop(.outputClosed) })
+        let housekeeping = ServeHousekeeping { _ in backend.tick() }
+        let loop = ServeLoop(intake: intake, queues: queues, output: output, backend: backend, metrics: ServeMetrics(), log: log, defaultApp: a.value(HostOptions.app))
+        await loop.run(lanes: lanes)
+        housekeeping.finish()
+        // A stuck Lua thread ends with the process: exit at once, without waiting for it.
+        _exit(0)
+    }
+
+    /// The arguments of a worker process: this command's own, less what only the parent does
+    /// (metrics, isolation, the line cap, the attachment folder), with the parent's folders.
+    private static func workerArguments(attachments: URL, state: URL?, lineCap: Int) -> [String] {
+        let parentOnly: Set<String> = [metrics.name, isolation.name, maxLineBytes.option.name, AttachmentFolder.option.name]
+        var kept: [String] = []
+        var arguments = CommandLine.arguments.dropFirst()[...]
+        while let argument = arguments.popFirst() {
+            let name = argument.split(separator: "=", maxSplits: 1).first.map(String.init) ?? argument
+            if parentOnly.contains(name) {
+                if !argument.contains("=") { _ = arguments.popFirst() }
+                continue
+            }
+            kept.append(argument)
+        }
+        kept += [isolation.name, "thread", AttachmentFolder.option.name, attachments.path, maxLineBytes.option.name, String(lineCap + 32)]
+        if let state { kept += [HostOptions.state.name, state.path] }
+        return kept
+    }
+}
+
+/// What stops a worker's reading, set once its intake exists.
+final class StopHandle: Sendable {
+    private let action = Mutex<(@Sendable () -> Void)?>(nil)
+
+    func set(_ stop: @escaping @Sendable () -> Void) { action.withLock { $0 = stop } }
+
+    func run() { action.withLock { $0 }?() }
 }

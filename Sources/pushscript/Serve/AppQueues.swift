@@ -7,10 +7,13 @@ struct AcceptedRequest: Sendable {
     let index: Int
     /// The app whose order it keeps (`""` when it names none).
     let app: String
-    /// The line, without its line end.
+    /// The line, without its line end (and without its tag).
     let line: [UInt8]
+    /// What a worker process's answer begins with: the parent's number for the request and a
+    /// space (empty outside a worker).
+    var tag: [UInt8] = []
     /// The line's length in bytes.
-    var bytes: Int { line.count }
+    var bytes: Int { line.count + tag.count }
 }
 
 /// Runs each app's requests one at a time in the order they were read, as iOS runs a service

@@ -13,9 +13,9 @@ struct ServedAnswer: Sendable {
 /// Where `serve`'s requests are delivered: in this process (`--isolation thread`) or in
 /// worker processes (`--isolation process`).
 protocol ServeBackend: Sendable {
-    /// Delivers one request and makes its answer; always returns, by the request's deadline
-    /// (plus `bestAttempt`'s time and a small grace).
-    func serve(_ request: NotificationRequest, id: JSONValue) async -> ServedAnswer
+    /// Delivers one request (`accepted`, read as `request` with `id`) and makes its answer;
+    /// always returns, by the request's deadline (plus `bestAttempt`'s time and a small grace).
+    func serve(_ accepted: AcceptedRequest, _ request: NotificationRequest, id: JSONValue) async -> ServedAnswer
     /// The executor the lanes prefer (the one deliveries run on), if any.
     var laneExecutor: (any TaskExecutor)? { get }
     /// Lua threads and worker processes held now.
@@ -34,7 +34,11 @@ struct ThreadBackend: ServeBackend {
     /// How long an app goes without a request before its Lua states are closed.
     let idleRelease: Duration
 
-    func serve(_ request: NotificationRequest, id: JSONValue) async -> ServedAnswer {
+    /// Called after each answer (a worker process ends itself when a Lua thread is stuck).
+    let answered: @Sendable () -> Void
+
+    func serve(_ accepted: AcceptedRequest, _ request: NotificationRequest, id: JSONValue) async -> ServedAnswer {
+        defer { answered() }
         let result = await host.deliver(request, from: scripts)
         // Kept before it is written: a written answer's files are counted.
         retention?.keep(result)
@@ -44,6 +48,9 @@ struct ThreadBackend: ServeBackend {
     var laneExecutor: (any TaskExecutor)? { host.deliveryExecutor }
 
     var held: (luaThreads: Int, workers: Int) { (host.luaThreadCount, 0) }
+
+    /// Lua jobs given up as stuck that still hold a thread (their CPU burns on).
+    var stuckJobs: Int { host.stuckLuaJobCount }
 
     func tick() {
         if host.releaseIdleLuaStates(unusedFor: idleRelease) > 0 { ReleasedMemory.trim() }

@@ -23,8 +23,8 @@ final class ServeIntake: Sendable {
     enum Taken: Sendable {
         /// Serve this request, then its app's requests read meanwhile.
         case serve(AcceptedRequest)
-        /// Write this answer for line `index` (a line over the cap).
-        case answer(index: Int, line: String, bytes: Int)
+        /// Write this answer for line `index` (a line over the cap), after `tag`.
+        case answer(index: Int, line: String, bytes: Int, tag: [UInt8])
         /// Answer this line, which is not a JSON object, with what is wrong with it.
         case unreadable(AcceptedRequest)
         /// Reading has stopped.
@@ -57,9 +57,16 @@ final class ServeIntake: Sendable {
     private let pendingLines = Atomic<Int>(0)
     private let pendingBytes = Atomic<Int>(0)
     private let waitingForRoom = Atomic<Bool>(false)
+    /// Whether each line begins with a tag to answer after (a worker process's input: the
+    /// parent's number for the request and a space).
+    private let tagged: Bool
 
     /// An intake over `source` that routes requests through `queues`.
-    init(source: sending LineSource, queues: AppQueues, defaultApp: String?, maximumLineBytes: Int, maximumLines: Int, maximumBytes: Int) {
+    init(
+        source: sending LineSource, queues: AppQueues, defaultApp: String?, maximumLineBytes: Int, maximumLines: Int,
+        maximumBytes: Int, tagged: Bool = false
+    ) {
+        self.tagged = tagged
         state = Mutex(State(source: source))
         self.queues = queues
         self.defaultApp = defaultApp
@@ -132,9 +139,14 @@ final class ServeIntake: Sendable {
                 let index = s.nextIndex
                 s.nextIndex += 1
                 charge(head.count)
-                return .taken(.answer(index: index, line: ServeLine.tooLong(head: head, length: length, maximum: maximumLineBytes), bytes: head.count))
-            case .line(.line(let bytes)):
-                if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
+                let (tag, rest) = split(head)
+                return .taken(.answer(
+                    index: index, line: ServeLine.tooLong(head: Array(rest), length: length - tag.count, maximum: maximumLineBytes),
+                    bytes: head.count, tag: tag))
+            case .line(.line(let whole)):
+                if whole.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
+                let (tag, rest) = split(whole)
+                let bytes = Array(rest)
                 let index = s.nextIndex
                 s.nextIndex += 1
                 charge(bytes.count)
@@ -142,12 +154,18 @@ final class ServeIntake: Sendable {
                 // lane that serves it.
                 guard let app = ServeLine.app(in: bytes, defaultApp: defaultApp) else {
                     // Not an object: what is wrong is said by the lane, reading it whole.
-                    return .taken(.unreadable(AcceptedRequest(index: index, app: "", line: bytes)))
+                    return .taken(.unreadable(AcceptedRequest(index: index, app: "", line: bytes, tag: tag)))
                 }
-                let accepted = AcceptedRequest(index: index, app: app, line: bytes)
+                let accepted = AcceptedRequest(index: index, app: app, line: bytes, tag: tag)
                 if queues.claim(accepted) { return .taken(.serve(accepted)) }
             }
         }
+    }
+
+    /// A tagged line's tag (through its first space) and the rest; no tag when untagged.
+    private func split(_ line: [UInt8]) -> ([UInt8], ArraySlice<UInt8>) {
+        guard tagged, let space = line.firstIndex(of: 0x20) else { return ([], line[...]) }
+        return (Array(line[...space]), line[(space + 1)...])
     }
 
     private func charge(_ bytes: Int) {

@@ -33,8 +33,8 @@ struct ServeLoop: Sendable {
             switch await intake.take() {
             case .end:
                 return
-            case .answer(let index, let line, let bytes):
-                answerInvalid(index, line, cost: bytes)
+            case .answer(let index, let line, let bytes, let tag):
+                answerInvalid(index, line, cost: bytes, tag: tag)
             case .unreadable(let accepted):
                 await serve(accepted)
             case .serve(let first):
@@ -47,9 +47,9 @@ struct ServeLoop: Sendable {
         }
     }
 
-    private func answerInvalid(_ index: Int, _ line: String, cost: Int) {
+    private func answerInvalid(_ index: Int, _ line: String, cost: Int, tag: [UInt8]) {
         metrics.recordInvalid()
-        output.put(index, Array((line + "\n").utf8), cost: cost)
+        output.put(index, tag + Array((line + "\n").utf8), cost: cost)
     }
 
     private func serve(_ accepted: AcceptedRequest) async {
@@ -57,14 +57,14 @@ struct ServeLoop: Sendable {
         let notification: NotificationRequest
         switch ServeLine.parse(accepted.line, defaultApp: defaultApp) {
         case .invalid(let invalidID, let message):
-            return answerInvalid(accepted.index, ServeLine.errorLine(id: invalidID, message: message), cost: accepted.bytes)
+            return answerInvalid(accepted.index, ServeLine.errorLine(id: invalidID, message: message), cost: accepted.bytes, tag: accepted.tag)
         case .request(let requestID, let parsed):
             (id, notification) = (requestID, parsed)
         }
         let request = accepted
         let started = ContinuousClock.now
-        let answer = await backend.serve(notification, id: id)
-        output.put(request.index, answer.line, cost: request.bytes)
+        let answer = await backend.serve(accepted, notification, id: id)
+        output.put(request.index, accepted.tag.isEmpty ? answer.line : accepted.tag + answer.line, cost: request.bytes)
         let elapsed = ContinuousClock.now - started
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         metrics.record(app: request.app, outcome: answer.outcome, reason: answer.reason?.kind.rawValue, script: answer.script, seconds: seconds)
