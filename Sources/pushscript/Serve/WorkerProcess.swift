@@ -122,15 +122,13 @@ final class WorkerProcess: Sendable {
     }
 
     /// Waits for the process to end (after ``closeInput()``), killing it after `timeout`.
+    /// The reader thread reaps it; this waits for that.
     func reap(timeout: Duration) {
         let end = ContinuousClock.now + timeout
-        var status: Int32 = 0
-        // The reader thread reaps it; this waits for that.
         while !hasEnded {
             if ContinuousClock.now > end { signalIfRunning(SIGKILL) }
             usleep(5000)
         }
-        _ = status
     }
 
     private func readAnswers(_ descriptor: Int32) {
