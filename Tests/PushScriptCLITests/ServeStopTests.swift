@@ -64,10 +64,11 @@ import Testing
         #expect(try Self.leftovers(scratch) == [])
     }
 
-    @Test func aSecondSignalEndsAtOnceAndSaysWhatItDropped() async throws {
+    @Test(arguments: ["thread", "process"])
+    func aSecondSignalEndsAtOnceAndSaysWhatItDropped(isolation: String) async throws {
         let (scratch, map) = try Self.slowDownloads(delayMs: 20_000)
         let serve = try ServeSession(
-            ["--scripts", scratch.path("scripts"), "--media-map", map, "--offline", "--time-ms", "30000"],
+            ["--scripts", scratch.path("scripts"), "--media-map", map, "--offline", "--time-ms", "30000", "--isolation", isolation],
             environment: ["TMPDIR": scratch.path("tmp")])
         _ = try await serve.errors(containing: "serve: pushscript")
         serve.send(ServeTests.request(1))
@@ -82,14 +83,16 @@ import Testing
         #expect(status == 128 + SIGINT)
         #expect(lines.isEmpty)
         #expect(serve.errorLines.contains("serve: second SIGINT: ending at once; 2 requests read were not answered"), "\(serve.errorLines)")
+        try await Task.sleep(for: .milliseconds(100))
         #expect(try Self.leftovers(scratch) == [])
     }
 
-    @Test func aClosedOutputEndsServingCleanly() async throws {
+    @Test(arguments: ["thread", "process"])
+    func aClosedOutputEndsServingCleanly(isolation: String) async throws {
         let (scratch, map) = try Self.slowDownloads(delayMs: 0)
         let process = Process()
         process.executableURL = CLI.binary
-        process.arguments = ["serve", "--scripts", scratch.path("scripts"), "--media-map", map, "--offline"]
+        process.arguments = ["serve", "--scripts", scratch.path("scripts"), "--media-map", map, "--offline", "--isolation", isolation]
         process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": scratch.path("tmp")]) { $1 }
         let input = Pipe()
         let output = Pipe()

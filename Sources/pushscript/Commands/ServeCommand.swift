@@ -153,11 +153,12 @@ enum ServeCommand: Command {
                 intake.stop(.signal(number))
             },
             second: { number in
+                output.close()
                 let dropped = intake.acceptedCount - output.writtenCount
                 let signalName = ServeSignals.name(number)
                 log.event("stopped-at-once", ["signal": .string(signalName), "answered": .integer(Int64(output.writtenCount)), "dropped": .integer(Int64(dropped))],
                     text: "serve: second \(signalName): ending at once; \(dropped) request\(dropped == 1 ? "" : "s") read were not answered")
-                backend.shutdown()
+                backend.abort()
                 attachments.remove()
                 if let privateState { try? FileManager.default.removeItem(at: privateState) }
                 if let metricsPath { try? FileManager.default.removeItem(atPath: metricsPath + ".tmp-\(getpid())") }

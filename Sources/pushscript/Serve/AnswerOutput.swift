@@ -33,6 +33,11 @@ final class AnswerOutput: Sendable {
         self.closed = closed
     }
 
+    /// Writes nothing more: answers from now on are counted as dropped.
+    func close() {
+        state.withLock { $0.isClosed = true }
+    }
+
     /// How many answers were written.
     var writtenCount: Int { state.withLock { $0.written } }
     /// How many answers could not be written (standard output closed).

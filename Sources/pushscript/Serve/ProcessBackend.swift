@@ -21,6 +21,8 @@ final class ProcessBackend: ServeBackend {
     private let limits: ScriptLimits
     private let nextNumber = Atomic<Int>(0)
     private let replaced = Atomic<Int>(0)
+    /// Set when serving ends: no worker is started from then on.
+    private let ending = Atomic<Bool>(false)
     private let log: ServeLog
     private let watchdog: DispatchSourceHolder
 
@@ -80,6 +82,7 @@ final class ProcessBackend: ServeBackend {
     private func worker(in slot: WorkerSlot) -> WorkerProcess? {
         slot.current.withLock { current -> WorkerProcess? in
             if let worker = current, !worker.hasEnded { return worker }
+            guard !ending.load(ordering: .relaxed) else { return nil }
             if current != nil { replaced.add(1, ordering: .relaxed) }
             current = try? start()
             return current
@@ -89,10 +92,17 @@ final class ProcessBackend: ServeBackend {
     func tick() {}
 
     func shutdown() {
+        ending.store(true, ordering: .relaxed)
         watchdog.cancel()
         let workers = slots.compactMap { $0.current.withLock { $0 } }
         for worker in workers { worker.closeInput() }
         for worker in workers { worker.reap(timeout: limits.time + limits.bestAttemptTime + Self.grace) }
+    }
+
+    func abort() {
+        ending.store(true, ordering: .relaxed)
+        watchdog.cancel()
+        for worker in slots.compactMap({ $0.current.withLock { $0 } }) { worker.terminate() }
     }
 
     /// The original content, as a fallback with `kind` and `message`.

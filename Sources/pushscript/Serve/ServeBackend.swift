@@ -24,6 +24,8 @@ protocol ServeBackend: Sendable {
     func tick()
     /// Ends what the backend holds, once every lane has finished.
     func shutdown()
+    /// Ends what the backend holds at once (a second stop signal).
+    func abort()
 }
 
 /// Deliveries in this process: the host's Lua threads run the scripts.
@@ -57,4 +59,6 @@ struct ThreadBackend: ServeBackend {
     }
 
     func shutdown() {}
+
+    func abort() {}
 }

@@ -101,6 +101,11 @@ final class WorkerProcess: Sendable {
         signalIfRunning(SIGKILL)
     }
 
+    /// Kills the worker at once (serve ends without waiting for it).
+    func terminate() {
+        signalIfRunning(SIGKILL)
+    }
+
     /// Sends `number` unless the process is being reaped (its id could be reused).
     private func signalIfRunning(_ number: Int32) {
         state.withLock { s in if !s.reaping { kill(pid, number) } }
