@@ -106,7 +106,7 @@ enum ServeCommand: Command {
             if let privateState { try? FileManager.default.createDirectory(at: privateState, withIntermediateDirectories: true) }
             let arguments = workerArguments(attachments: attachments.url, state: privateState, lineCap: lineCap)
             let environment = ProcessInfo.processInfo.environment.merging([workerVariable: "1"]) { $1 }
-            let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+            let executable = Bundle.main.executablePath ?? CommandLine.arguments[0]
             do {
                 backend = try ProcessBackend(
                     count: min(lanes, max(1, ProcessInfo.processInfo.activeProcessorCount)), limits: configuration.limits, log: log

@@ -1,4 +1,8 @@
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Gives memory the allocator holds free back to the system, so that closed Lua states lower
 /// the resident size and not only the heap's use (glibc's `malloc_trim`, looked up once: the

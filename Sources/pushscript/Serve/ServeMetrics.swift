@@ -1,5 +1,9 @@
 import Foundation
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import ScriptHost
 import Synchronization
 
@@ -114,13 +118,8 @@ final class ServeMetrics: Sendable {
         return true
     }
 
-    /// This process's resident memory in bytes (from /proc/self/statm).
-    static func residentBytes() -> Int {
-        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
-        let fields = text.split(separator: " ")
-        guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
-        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
-    }
+    /// This process's resident memory in bytes.
+    static func residentBytes() -> Int { ResidentMemory.bytes() }
 
     private static func escape(_ label: String) -> String {
         label.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")

@@ -1,5 +1,9 @@
 import Dispatch
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Synchronization
 
 /// The signals `serve` answers: SIGTERM, SIGINT and SIGHUP ask for a drain (`first`), a second
