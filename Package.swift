@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "ScriptHost", targets: ["ScriptHost"]),
         .library(name: "NotificationModel", targets: ["NotificationModel"]),
         .library(name: "ScriptTesting", targets: ["ScriptTesting"]),
+        .library(name: "ScriptBundles", targets: ["ScriptBundles"]),
     ],
     targets: [
         // Debian's liblua5.4 (headers in /usr/include/lua5.4).
@@ -43,14 +44,17 @@ let package = Package(
             name: "ScriptHost",
             dependencies: ["LuaSandbox", "NotificationModel", "MediaDownloader", "COpenSSL"]
         ),
-        .target(name: "ScriptTesting", dependencies: ["ScriptHost", "NotificationModel", "LuaSandbox"]),
-        .executableTarget(name: "pushscript", dependencies: ["ScriptHost", "ScriptTesting"]),
+        // Signed script bundles: the format, keys, the installed state, rollout and rollback.
+        .target(name: "ScriptBundles", dependencies: ["ScriptHost", "NotificationModel", "COpenSSL"]),
+        .target(name: "ScriptTesting", dependencies: ["ScriptHost", "NotificationModel", "LuaSandbox", "ScriptBundles"]),
+        .executableTarget(name: "pushscript", dependencies: ["ScriptHost", "ScriptTesting", "ScriptBundles", "NotificationModel"]),
 
         .testTarget(name: "LuaSandboxTests", dependencies: ["LuaSandbox", "CLuaShims", "CLuaShimsTesting", "TestSupport"], exclude: ["PatternCases"]),
         .testTarget(name: "NotificationModelTests", dependencies: ["NotificationModel"], exclude: ["Fixtures"]),
         .testTarget(name: "MediaDownloaderTests", dependencies: ["MediaDownloader", "NotificationModel", "TestSupport"]),
         .testTarget(name: "ScriptHostTests", dependencies: ["ScriptHost", "pushscript", "TestSupport"]),
         .testTarget(name: "ScriptTestingTests", dependencies: ["ScriptTesting", "TestSupport"]),
+        .testTarget(name: "ScriptBundlesTests", dependencies: ["ScriptBundles", "ScriptHost", "NotificationModel", "TestSupport"]),
         // Runs the built pushscript (beside the test runner); golden files of its output.
         .testTarget(name: "PushScriptCLITests", dependencies: ["pushscript", "ScriptTesting", "TestSupport"], exclude: ["Golden"]),
         // What the test targets share (temporary folders, the built-binary runner); no product uses it.

@@ -1,4 +1,5 @@
 import Foundation
+import ScriptBundles
 import ScriptHost
 
 /// `pushscript serve --scripts DIR`: a long-running host, JSON lines in, results out.
@@ -53,6 +54,12 @@ enum ServeCommand: Command {
         let scripts = ScriptDirectory(folder, memoryLimit: configuration.limits.memoryBytes) { event in
             if let line = message(for: event) { printError(line) }
         }
+        // With --state DIR --trust KEY.pub: installed bundle versions, the folder's scripts as
+        // their baseline.
+        let installed = try HostOptions.installedScripts(a, command: name, baseline: .directory(scripts)) { event in
+            printError(HostOptions.message(for: event, command: "serve"))
+        }
+        defer { installed?.flush() }
         let defaultApp = a.value(HostOptions.app)
         let input = LineSource()
         let slots = ReadAheadWindow(size: window)
@@ -79,7 +86,11 @@ enum ServeCommand: Command {
                     output.put(slot, ServeLine.errorLine(id: id, message: message))
                 case .request(let id, let request):
                     order.enqueue(app: request.resolvedApp ?? "") {
-                        let result = await host.deliver(request, from: scripts)
+                        let result = if let installed {
+                            await host.deliver(request, from: installed)
+                        } else {
+                            await host.deliver(request, from: scripts)
+                        }
                         // Kept before it is written: a written answer's files are counted.
                         retention?.keep(result)
                         output.put(slot, bytes: result.jsonLineBytes(id: id))
