@@ -232,9 +232,16 @@ enum StateWriting {
         try files.syncDirectory(folder)
     }
 
-    /// Removes the folders of versions not in `keeping`, and folders an install left unfinished.
+    /// Removes the folders of versions not in `keeping`, and the folders and state files an
+    /// install left unfinished.
     /// Under the state lock. What cannot be removed stays until the next install.
     static func prune(_ layout: StateLayout, keeping: Set<Int>, files: any InstallFileOperations) {
+        // New state files that a process died before renaming into place.
+        let stateNames = [layout.state.url.lastPathComponent, layout.counts.url.lastPathComponent]
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: layout.directory.path)) ?? []
+        where name.hasSuffix(".tmp") && stateNames.contains(where: { name.hasPrefix(".\($0).") }) {
+            try? files.remove(layout.directory.appendingPathComponent(name, isDirectory: false))
+        }
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: layout.versions.path) else { return }
         for name in names {
             let stale: Bool
