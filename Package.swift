@@ -54,7 +54,7 @@ let package = Package(
         .testTarget(name: "MediaDownloaderTests", dependencies: ["MediaDownloader", "NotificationModel", "TestSupport"]),
         .testTarget(name: "ScriptHostTests", dependencies: ["ScriptHost", "pushscript", "TestSupport"]),
         .testTarget(name: "ScriptTestingTests", dependencies: ["ScriptTesting", "TestSupport"]),
-        .testTarget(name: "ScriptBundlesTests", dependencies: ["ScriptBundles", "ScriptHost", "NotificationModel", "TestSupport"]),
+        .testTarget(name: "ScriptBundlesTests", dependencies: ["ScriptBundles", "ScriptHost", "NotificationModel", "pushscript", "TestSupport"]),
         // Runs the built pushscript (beside the test runner); golden files of its output.
         .testTarget(name: "PushScriptCLITests", dependencies: ["pushscript", "ScriptTesting", "TestSupport"], exclude: ["Golden"]),
         // What the test targets share (temporary folders, the built-binary runner); no product uses it.

@@ -84,7 +84,7 @@ public struct BundleVerifier: Sendable {
         let declared = manifest.totalSize
         guard declared == payload.count else {
             let more = payload.count > declared
-            throw malformed("the bundle holds \(payload.count) bytes of files but its manifest lists \(declared); a file was \(more ? "added" : "removed") or cut")
+            throw malformed("the bundle holds \(payload.count) bytes of files but its manifest lists \(declared); \(more ? "a file was added, or bytes after the files" : "a file was removed or cut short")")
         }
         var contents: [ArraySlice<UInt8>] = []
         var offset = payload.startIndex
