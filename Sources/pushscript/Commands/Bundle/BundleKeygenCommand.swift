@@ -20,6 +20,9 @@ enum BundleKeygenCommand: Command {
             throw UsageError("pushscript bundle keygen: unexpected argument '\(extra)'; give the key's path with --out KEY")
         }
         let path = try BundleOptions.required(a, out, command: name, what: "where to write the private key")
+        for file in [path, path + ".pub"] where FileManager.default.fileExists(atPath: file) {
+            throw UsageError("pushscript bundle keygen: \(file) exists; give another path or remove it (a key is never replaced)")
+        }
         let key = SigningKey.generate()
         do { try key.write(to: URL(fileURLWithPath: path)) } catch {
             throw UsageError("pushscript bundle keygen: \(error.message)")
