@@ -40,14 +40,14 @@ extension InstalledScripts {
 
     /// Writes one app's waiting counts.
     func flush(_ app: String) {
-        let layout = StateLayout(directory: stateDirectory, app: app)
+        let layout = layout(app)
         let (pending, baselineSHA256) = takePending(app)
         guard !pending.isEmpty else { return }
         do {
             try layout.state.withLock { () throws in
                 var counts = try readCounts(layout)
                 merge(pending, baselineSHA256: baselineSHA256, into: &counts)
-                try StateWriting.replace(layout.counts.url, with: Array(counts.encoded()), files: files)
+                try layout.counts.write(counts.encoded())
             }
         } catch {
             report(.countsNotWritten(app: app, message: "\(error)"))
@@ -57,7 +57,7 @@ extension InstalledScripts {
     /// Counts a candidate's delivery and judges it, under the app's state lock, against the
     /// state as its file holds it now.
     private func judge(app: String, version: Int, reason: DeliveryResult.Reason?) {
-        let layout = StateLayout(directory: stateDirectory, app: app)
+        let layout = layout(app)
         let (pending, baselineSHA256) = takePending(app)
         var delivery = DeliveryCounts()
         delivery.add(reason)
@@ -86,7 +86,7 @@ extension InstalledScripts {
                         event = .rolledBack(app: app, version: version, reason: record.summary)
                     }
                 }
-                try StateWriting.replace(layout.counts.url, with: Array(counts.encoded()), files: files)
+                try layout.counts.write(counts.encoded())
                 if next != state {
                     next.generation = state.generation + 1
                     let data = next.encoded()

@@ -15,7 +15,9 @@ import Synchronization
 /// ``record(_:app:)`` counts each delivery for the version that answered (`bundle status`
 /// shows the counts) and judges a candidate on probation (``ProbationRule``): rolled back or
 /// promoted at once, before the next request. Counts of versions not on probation are written
-/// in batches (every 100 deliveries or second, and at ``flush()``).
+/// in batches (every 100 deliveries or second, and at ``flush()``), replacing the counts file
+/// at once but without waiting for the disk: a power cut may lose the last counts, never a
+/// verdict (rollbacks and promotions are flushed to the disk).
 ///
 /// ```swift
 /// let installed = InstalledScripts(stateDirectory: appGroup, trust: keys, baseline: .script(baseline))
@@ -136,6 +138,8 @@ public final class InstalledScripts: Sendable {
         var baselineSHA256: String?
         /// Whether the view was filled once.
         var known = false
+        /// Where the app's files are.
+        var layout: StateLayout?
     }
 
     func choose(_ app: String?, baseline override: ScriptLookup?) async -> Choice {
@@ -150,9 +154,17 @@ public final class InstalledScripts: Sendable {
         }
     }
 
+    /// The app's layout, made once.
+    func layout(_ app: String) -> StateLayout {
+        if let layout = views.withLock({ $0[app]?.layout }) { return layout }
+        let layout = StateLayout(directory: stateDirectory, app: app)
+        views.withLock { $0[app, default: AppView()].layout = layout }
+        return layout
+    }
+
     /// The installed version to serve for `app`, after a look at its state file.
     func served(_ app: String) -> ServedVersion? {
-        let layout = StateLayout(directory: stateDirectory, app: app)
+        let layout = layout(app)
         guard let state = currentState(layout) else { return nil }
         for installed in state.preference {
             if let served = views.withLock({ $0[app]?.loaded[installed.version] }) { return served }
@@ -172,7 +184,7 @@ public final class InstalledScripts: Sendable {
     /// The app's state as its file holds it now: one `stat` when the file did not change.
     func currentState(_ layout: StateLayout) -> InstalledState? {
         let app = layout.app
-        let stamp = layout.state.signature()
+        let stamp = ScriptFileSystem.stamp(at: layout.statePath)
         let cached = views.withLock { views -> (hit: Bool, view: AppView?) in
             guard let view = views[app], view.known else { return (false, nil) }
             return (view.stamp == stamp && (view.settled || stamp == nil), view)

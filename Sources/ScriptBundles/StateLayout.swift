@@ -13,13 +13,23 @@ import ScriptHost
 struct StateLayout: Sendable {
     let directory: URL
     let app: String
-
     /// The installed state's file.
-    var state: StateFile { StateFile(directory: directory, app: app, kind: "bundles") }
+    let state: StateFile
+    /// Its path, which every lookup stats.
+    let statePath: String
     /// The counts' file.
-    var counts: StateFile { StateFile(directory: directory, app: app, kind: "bundle-counts") }
+    let counts: StateFile
     /// The folder of the versions' folders.
-    var versions: URL { directory.appendingPathComponent(StateFile.fileName(app: app) + ".bundles", isDirectory: true) }
+    let versions: URL
+
+    init(directory: URL, app: String) {
+        self.directory = directory
+        self.app = app
+        state = StateFile(directory: directory, app: app, kind: "bundles")
+        statePath = state.url.path
+        counts = StateFile(directory: directory, app: app, kind: "bundle-counts")
+        versions = directory.appendingPathComponent(StateFile.fileName(app: app) + ".bundles", isDirectory: true)
+    }
 
     /// A version's folder.
     func folder(_ version: Int) -> URL { versions.appendingPathComponent(String(version), isDirectory: true) }
