@@ -55,6 +55,9 @@ public struct BundleInstaller: Sendable {
         if let app, itemApp != app {
             throw BundleRefusal(.otherApp, "it is for \(itemApp), not \(app); install the bundle built for \(app)")
         }
+        if case .bundle(let bundle) = item, let wider = ceiling.widening(bundle.manifest) {
+            throw BundleRefusal(.wider, "\(wider); a bundle may narrow the host's limits and hosts, never widen them")
+        }
         let layout = StateLayout(directory: stateDirectory, app: itemApp)
         return try locked(layout) { () throws(BundleRefusal) -> InstallReport in
             let previous = try readState(layout)
@@ -78,9 +81,6 @@ public struct BundleInstaller: Sendable {
         }
         guard version > previous.highest else {
             throw BundleRefusal(.notNewer, "\(manifest.app) version \(version) is not above the installed version \(previous.highest); build a version above \(previous.highest)")
-        }
-        if let wider = ceiling.widening(manifest) {
-            throw BundleRefusal(.wider, "\(wider); a bundle may narrow the host's limits and hosts, never widen them")
         }
         let seed = try rolloutSeed()
         let installed = InstalledVersion(

@@ -31,6 +31,17 @@ import Testing
         #expect(try installer.install(TestBundles.bundle(version: 3), now: TestBundles.now).version == 3)
     }
 
+    @Test func aRefusalIntoAFolderNotMadeYetMakesNothing() throws {
+        let folder = try TemporaryFolder("bundles-install")
+        let state = folder.url.appendingPathComponent("state")
+        for bytes in [TestBundles.bundle(version: 1, key: TestBundles.key(5)), TestBundles.bundle(version: 1, limits: RequestedLimits(timeMs: 60_000))] {
+            #expect(throws: BundleRefusal.self) { try TestBundles.installer(state).install(bytes, now: TestBundles.now) }
+            #expect(!FileManager.default.fileExists(atPath: state.path))
+        }
+        _ = try TestBundles.installer(state).install(TestBundles.bundle(version: 1), now: TestBundles.now)
+        #expect(FileManager.default.fileExists(atPath: state.appendingPathComponent("com.example.news.bundles.json").path))
+    }
+
     @Test func aCeilingLetsABundleAskForLessOrAsMuch() throws {
         let folder = try TemporaryFolder("bundles-install")
         let ceiling = HostCeiling(limits: .default, allowHTTP: ["cdn.example.com"], allowPost: ["API.example.com"])

@@ -29,7 +29,12 @@ enum BundleInstallCommand: Command {
         guard let dir = a.value(state) else {
             throw UsageError("pushscript bundle install: give --state DIR, the state folder to install into")
         }
-        let folder = try FolderArgument.made(dir, state, command: name)
+        // Made by the install itself, once the bundle is verified: a refusal leaves no folder.
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: dir, isDirectory: &isFolder), !isFolder.boolValue {
+            throw UsageError("pushscript bundle install: --state \(dir) is a file; give a folder")
+        }
+        let folder = URL(fileURLWithPath: dir, isDirectory: true)
         var limits = ScriptLimits.default
         for (option, setting) in [(HostOptions.cpuMs, LimitSetting.cpuMs), (HostOptions.memoryMB, .memoryMB), (HostOptions.timeMs, .timeMs)] {
             guard let v = a.value(option) else { continue }
