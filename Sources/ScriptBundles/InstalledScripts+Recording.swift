@@ -29,17 +29,26 @@ extension InstalledScripts {
             views[app] = view
             return view.pendingDeliveries >= Self.batchSize || ContinuousClock.now - view.lastFlush >= Self.batchTime
         }
-        if due { flush(app) }
+        // Written off the request's path: the answer does not wait for the file.
+        if due { Task.detached(priority: .utility) { self.flush(app) } }
     }
 
     /// Writes the counts that wait in memory.
     public func flush() {
-        let apps = views.withLock { views in views.filter { $0.value.pendingDeliveries > 0 }.map(\.key) }
-        for app in apps { flush(app) }
+        // Taken first: a write in flight ends before this looks at what waits.
+        writing.withLock { _ in
+            let apps = views.withLock { views in views.filter { $0.value.pendingDeliveries > 0 }.map(\.key) }
+            for app in apps { flushNow(app) }
+        }
     }
 
-    /// Writes one app's waiting counts.
+    /// Writes one app's waiting counts. Writers take turns, so a ``flush()`` returns only once
+    /// what a background write took is written too.
     func flush(_ app: String) {
+        writing.withLock { _ in flushNow(app) }
+    }
+
+    private func flushNow(_ app: String) {
         let layout = layout(app)
         let (pending, baselineSHA256) = takePending(app)
         guard !pending.isEmpty else { return }
@@ -57,6 +66,10 @@ extension InstalledScripts {
     /// Counts a candidate's delivery and judges it, under the app's state lock, against the
     /// state as its file holds it now.
     private func judge(app: String, version: Int, reason: DeliveryResult.Reason?) {
+        writing.withLock { _ in judgeNow(app: app, version: version, reason: reason) }
+    }
+
+    private func judgeNow(app: String, version: Int, reason: DeliveryResult.Reason?) {
         let layout = layout(app)
         let (pending, baselineSHA256) = takePending(app)
         var delivery = DeliveryCounts()

@@ -15,7 +15,8 @@ import Synchronization
 /// ``record(_:app:)`` counts each delivery for the version that answered (`bundle status`
 /// shows the counts) and judges a candidate on probation (``ProbationRule``): rolled back or
 /// promoted at once, before the next request. Counts of versions not on probation are written
-/// in batches (every 100 deliveries or second, and at ``flush()``), replacing the counts file
+/// in batches (every 100 deliveries or second, by a task of their own, and at ``flush()``),
+/// replacing the counts file
 /// at once but without waiting for the disk: a power cut may lose the last counts, never a
 /// verdict (rollbacks and promotions are flushed to the disk).
 ///
@@ -61,6 +62,8 @@ public final class InstalledScripts: Sendable {
     /// The file operations of rollbacks and promotions.
     package let files: any InstallFileOperations
     let views = Mutex<[String: AppView]>([:])
+    /// Held while counts are written.
+    let writing = Mutex(())
 
     /// An installed-scripts source.
     ///
