@@ -21,13 +21,10 @@ extension InstalledScripts {
             judge(app: app, version: version, reason: result.reason)
             return
         }
+        let key = AppCounts.key(version)
         let due = views.withLock { views -> Bool in
-            var view = views[app, default: AppView()]
-            view.pending[AppCounts.key(version), default: DeliveryCounts()].add(result.reason)
-            view.pendingDeliveries += 1
-            if version == nil, let sha = result.script?.sha256 { view.baselineSHA256 = sha }
-            views[app] = view
-            return view.pendingDeliveries >= Self.batchSize || ContinuousClock.now - view.lastFlush >= Self.batchTime
+            // In place: no copy of the view.
+            views[app, default: AppView()].count(result, key: key)
         }
         // Written off the request's path: the answer does not wait for the file.
         if due { Task.detached(priority: .utility) { self.flush(app) } }
@@ -141,5 +138,15 @@ extension InstalledScripts {
 
     private func readCounts(_ layout: StateLayout) throws -> AppCounts {
         AppCounts.decode(try layout.counts.readBytes()?.0)
+    }
+}
+
+extension InstalledScripts.AppView {
+    /// Counts a delivery in memory; true when the counts are due to be written.
+    mutating func count(_ result: DeliveryResult, key: String) -> Bool {
+        pending[key, default: DeliveryCounts()].add(result.reason)
+        pendingDeliveries += 1
+        if result.script?.version == nil, let sha = result.script?.sha256, sha != baselineSHA256 { baselineSHA256 = sha }
+        return pendingDeliveries >= InstalledScripts.batchSize || ContinuousClock.now - lastFlush >= InstalledScripts.batchTime
     }
 }

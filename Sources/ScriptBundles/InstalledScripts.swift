@@ -165,9 +165,29 @@ public final class InstalledScripts: Sendable {
         return layout
     }
 
+    /// What a look at the view with the state file's stamp found.
+    private enum Glance {
+        /// The stamp is the one read, and this is served (nil: the baseline).
+        case known(ServedVersion?)
+        /// The file must be read, or a version loaded.
+        case unknown
+    }
+
     /// The installed version to serve for `app`, after a look at its state file.
     func served(_ app: String) -> ServedVersion? {
         let layout = layout(app)
+        // The common case, one `stat` and one lock: nothing changed and the version is loaded.
+        let stamp = ScriptFileSystem.stamp(at: layout.statePath)
+        let glance = views.withLock { views -> Glance in
+            guard let view = views[app], view.known, view.stamp == stamp, view.settled || stamp == nil else { return .unknown }
+            guard let state = view.state else { return .known(nil) }
+            for installed in state.preference {
+                if let served = view.loaded[installed.version] { return .known(served) }
+                if !view.unusable.contains(installed.version) { return .unknown }
+            }
+            return .known(nil)
+        }
+        if case .known(let served) = glance { return served }
         guard let state = currentState(layout) else { return nil }
         for installed in state.preference {
             if let served = views.withLock({ $0[app]?.loaded[installed.version] }) { return served }
