@@ -3,7 +3,7 @@ import ScriptHost
 
 extension InstalledScripts {
     /// How many deliveries' counts wait in memory before they are written.
-    static let batchSize = 100
+    static let batchSize = 1000
     /// How long counts wait in memory at most before a delivery writes them.
     static let batchTime = Duration.seconds(1)
 
@@ -13,21 +13,14 @@ extension InstalledScripts {
     public func record(_ result: DeliveryResult, app: String?) {
         guard recording, let app, !app.isEmpty else { return }
         let version = result.script?.version
-        let onProbation = views.withLock { views -> Bool in
-            guard let version, let candidate = views[app]?.state?.candidate else { return false }
-            return candidate.version == version && candidate.taken
-        }
-        if onProbation, let version {
-            judge(app: app, version: version, reason: result.reason)
-            return
-        }
-        let key = AppCounts.key(version)
-        let due = views.withLock { views -> Bool in
-            // In place: no copy of the view.
-            views[app, default: AppView()].count(result, key: key)
-        }
+        // In place: the view is not copied.
+        let next = views.withLock { $0[app, default: AppView()].count(result, version: version) }
+        switch next {
+        case .none: break
+        case .judge: judge(app: app, version: version ?? 0, reason: result.reason)
         // Written off the request's path: the answer does not wait for the file.
-        if due { Task.detached(priority: .utility) { self.flush(app) } }
+        case .write: Task.detached(priority: .utility) { self.flush(app) }
+        }
     }
 
     /// Writes the counts that wait in memory.
@@ -125,6 +118,7 @@ extension InstalledScripts {
             let pending = view.pending
             view.pending = [:]
             view.pendingDeliveries = 0
+            view.writeScheduled = false
             view.lastFlush = ContinuousClock.now
             views[app] = view
             return (pending, view.baselineSHA256)
@@ -142,11 +136,24 @@ extension InstalledScripts {
 }
 
 extension InstalledScripts.AppView {
-    /// Counts a delivery in memory; true when the counts are due to be written.
-    mutating func count(_ result: DeliveryResult, key: String) -> Bool {
-        pending[key, default: DeliveryCounts()].add(result.reason)
+    /// What follows a delivery counted in memory.
+    enum AfterCount {
+        case none
+        /// The version is the candidate on probation: it is counted and judged under the lock.
+        case judge
+        /// The counts are due to be written.
+        case write
+    }
+
+    /// Counts a delivery of `version` in memory, unless it is the candidate's.
+    mutating func count(_ result: DeliveryResult, version: Int?) -> AfterCount {
+        if let version, let candidate = state?.candidate, candidate.version == version, candidate.taken { return .judge }
+        pending[AppCounts.key(version), default: DeliveryCounts()].add(result.reason)
         pendingDeliveries += 1
-        if result.script?.version == nil, let sha = result.script?.sha256, sha != baselineSHA256 { baselineSHA256 = sha }
-        return pendingDeliveries >= InstalledScripts.batchSize || ContinuousClock.now - lastFlush >= InstalledScripts.batchTime
+        if version == nil, let sha = result.script?.sha256, sha != baselineSHA256 { baselineSHA256 = sha }
+        guard !writeScheduled else { return .none }
+        let due = pendingDeliveries >= InstalledScripts.batchSize || ContinuousClock.now - lastFlush >= InstalledScripts.batchTime
+        if due { writeScheduled = true }
+        return due ? .write : .none
     }
 }

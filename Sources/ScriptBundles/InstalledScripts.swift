@@ -15,7 +15,7 @@ import Synchronization
 /// ``record(_:app:)`` counts each delivery for the version that answered (`bundle status`
 /// shows the counts) and judges a candidate on probation (``ProbationRule``): rolled back or
 /// promoted at once, before the next request. Counts of versions not on probation are written
-/// in batches (every 100 deliveries or second, by a task of their own, and at ``flush()``),
+/// in batches (every 1,000 deliveries or second, by a task of their own, and at ``flush()``),
 /// replacing the counts file
 /// at once but without waiting for the disk: a power cut may lose the last counts, never a
 /// verdict (rollbacks and promotions are flushed to the disk).
@@ -136,6 +136,8 @@ public final class InstalledScripts: Sendable {
         /// Counts not written yet, by ``AppCounts`` key.
         var pending: [String: DeliveryCounts] = [:]
         var pendingDeliveries = 0
+        /// Whether a write of the counts is on its way.
+        var writeScheduled = false
         var lastFlush = ContinuousClock.now
         /// The baseline's SHA-256 seen last.
         var baselineSHA256: String?
@@ -166,7 +168,7 @@ public final class InstalledScripts: Sendable {
     }
 
     /// What a look at the view with the state file's stamp found.
-    private enum Glance {
+    enum Glance {
         /// The stamp is the one read, and this is served (nil: the baseline).
         case known(ServedVersion?)
         /// The file must be read, or a version loaded.
@@ -178,15 +180,8 @@ public final class InstalledScripts: Sendable {
         let layout = layout(app)
         // The common case, one `stat` and one lock: nothing changed and the version is loaded.
         let stamp = ScriptFileSystem.stamp(at: layout.statePath)
-        let glance = views.withLock { views -> Glance in
-            guard let view = views[app], view.known, view.stamp == stamp, view.settled || stamp == nil else { return .unknown }
-            guard let state = view.state else { return .known(nil) }
-            for installed in state.preference {
-                if let served = view.loaded[installed.version] { return .known(served) }
-                if !view.unusable.contains(installed.version) { return .unknown }
-            }
-            return .known(nil)
-        }
+        // In place (a mutating call through the subscript): the view is not copied.
+        let glance = views.withLock { $0[app]?.glance(stamp: stamp) ?? .unknown }
         if case .known(let served) = glance { return served }
         guard let state = currentState(layout) else { return nil }
         for installed in state.preference {
@@ -242,6 +237,23 @@ public final class InstalledScripts: Sendable {
 }
 
 extension InstalledScripts.AppView {
+    /// What the view serves when the state file's stamp is `stamp`, if it knows without reading
+    /// the file or loading a version. `mutating` only so that a call through a dictionary's
+    /// subscript works on the view in place.
+    mutating func glance(stamp: FileStamp?) -> InstalledScripts.Glance {
+        guard known, self.stamp == stamp, settled || stamp == nil else { return .unknown }
+        guard let state else { return .known(nil) }
+        if let candidate = state.candidate, candidate.taken {
+            if let served = loaded[candidate.version] { return .known(served) }
+            if !unusable.contains(candidate.version) { return .unknown }
+        }
+        for installed in state.good.reversed() {
+            if let served = loaded[installed.version] { return .known(served) }
+            if !unusable.contains(installed.version) { return .unknown }
+        }
+        return .known(nil)
+    }
+
     /// Takes a new reading of the state file.
     mutating func apply(stamp: FileStamp?, settled: Bool, bytes: Data?, state: InstalledState?) {
         self.stamp = stamp
