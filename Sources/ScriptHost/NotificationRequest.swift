@@ -1,3 +1,4 @@
+import Foundation
 import NotificationModel
 
 /// One push to deliver: its payload and what the device and the fixture say about it.
@@ -26,6 +27,15 @@ public struct NotificationRequest: Sendable {
     public var allowHTTPHosts: Set<String> = []
     /// Localized strings for this request, in place of the host's (a fixture's `strings`).
     public var strings: [String: String]?
+    /// The most hosts this request may reach over plain `http`, whatever the host and
+    /// ``allowHTTPHosts`` allow: an installed bundle's `allowHttp`. Nil for no bound.
+    public var httpHostsBound: Set<String>?
+    /// The most hosts `http.post` may post to in this request, whatever the host and
+    /// ``allowPostHosts`` allow: an installed bundle's `allowPost`. Nil for no bound.
+    public var postHostsBound: Set<String>?
+    /// The media directory for this request in place of the host's
+    /// (``HostConfiguration/mediaDirectory``): an installed bundle's media. Nil for the host's.
+    public var mediaDirectory: URL?
 
     /// A request for a payload.
     public init(
@@ -47,4 +57,22 @@ public struct NotificationRequest: Sendable {
 
     /// The app the request is for: ``app``, else the payload's `.apns` target bundle.
     public var resolvedApp: String? { app ?? payload.appBundleID }
+
+    /// The hosts the request may reach over plain `http`: the host's and ``allowHTTPHosts``,
+    /// within ``httpHostsBound``.
+    func httpHosts(host: Set<String>) -> Set<String> {
+        Self.bounded(host.union(allowHTTPHosts), by: httpHostsBound)
+    }
+
+    /// The hosts `http.post` may post to: the host's and ``allowPostHosts``, within
+    /// ``postHostsBound``.
+    func postHosts(host: Set<String>) -> Set<String> {
+        Self.bounded(host.union(allowPostHosts), by: postHostsBound)
+    }
+
+    private static func bounded(_ hosts: Set<String>, by bound: Set<String>?) -> Set<String> {
+        guard let bound else { return hosts }
+        let allowed = Set(bound.map { $0.lowercased() })
+        return hosts.filter { allowed.contains($0.lowercased()) }
+    }
 }

@@ -26,6 +26,8 @@ final class RequestRun: Sendable {
     /// Answers for posts, and where posts may go.
     let http: [String: PostAnswer]
     let postPolicy: PostPolicy
+    /// The media directory `content:attach{path = …}` reads: the request's, else the host's.
+    let mediaDirectory: URL?
     /// Where request folders for downloads and attachments go.
     private let attachmentRoot: URL
     /// This request's folder, named on first use.
@@ -55,7 +57,7 @@ final class RequestRun: Sendable {
     init(
         identifier: String, app: String?, locales: [String], limits: ScriptLimits, content: NotificationContent,
         keys: [String: [UInt8]], media: [String: MediaAnswer], attachmentRoot: URL, allowHTTPHosts: Set<String> = [],
-        http: [String: PostAnswer] = [:], allowPostHosts: Set<String> = []
+        http: [String: PostAnswer] = [:], allowPostHosts: Set<String> = [], mediaDirectory: URL? = nil
     ) {
         self.identifier = identifier
         self.app = app
@@ -71,6 +73,7 @@ final class RequestRun: Sendable {
         self.attachmentRoot = attachmentRoot
         self.http = http
         self.postPolicy = PostPolicy(allowedHosts: allowPostHosts)
+        self.mediaDirectory = mediaDirectory
         self.state = Mutex(State(content: content))
     }
 

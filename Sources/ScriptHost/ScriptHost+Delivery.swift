@@ -88,8 +88,9 @@ extension ScriptHost {
             keys: configuration.keys.merging(request.keys) { $1 },
             media: configuration.media.merging(request.media) { $1 },
             attachmentRoot: configuration.attachmentDirectory,
-            allowHTTPHosts: configuration.allowHTTPHosts.union(request.allowHTTPHosts),
-            http: request.http, allowPostHosts: configuration.allowPostHosts.union(request.allowPostHosts))
+            allowHTTPHosts: request.httpHosts(host: configuration.allowHTTPHosts),
+            http: request.http, allowPostHosts: request.postHosts(host: configuration.allowPostHosts),
+            mediaDirectory: request.mediaDirectory ?? configuration.mediaDirectory)
         for warning in request.payload.warnings { run.log(.warn, warning, host: true) }
         return run
     }

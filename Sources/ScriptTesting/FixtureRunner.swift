@@ -1,5 +1,6 @@
 import Foundation
 import NotificationModel
+import ScriptBundles
 import ScriptHost
 
 /// Runs fixtures (SPEC section 4): the fixtures of one folder through one host, in file-name
@@ -11,6 +12,10 @@ public struct FixtureRunner: Sendable {
     public var filter: String?
     /// How many folders run at once.
     public var parallelFolders: Int
+    /// Installed bundles to run the fixtures against (`test --state DIR --trust KEY.pub`): a
+    /// fixture's `script` is then the baseline, and the version installed for its app runs
+    /// when there is one. Nil runs each fixture's script.
+    public var installed: InstalledScripts?
 
     /// A runner. Downloads are answered from fixtures only (`offline`).
     public init(configuration: HostConfiguration = HostConfiguration(), filter: String? = nil, parallelFolders: Int = ProcessInfo.processInfo.activeProcessorCount) {
@@ -138,6 +143,7 @@ public struct FixtureRunner: Sendable {
             http: fixture.http, allowPostHosts: fixture.allowPost)
         request.allowHTTPHosts = fixture.allowHTTPHosts
         request.strings = fixture.strings
+        if let installed { return await host.deliver(request, from: installed, baseline: .script(script)).jsonValue }
         return await host.deliver(request, script: .script(script)).jsonValue
     }
 }

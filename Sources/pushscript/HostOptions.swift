@@ -25,13 +25,17 @@ enum HostOptions {
     static let timeMs = Option(
         "--time-ms", "N", default: "\(Int(ScriptLimits.default.time / .milliseconds(1)))", help: "deadline of the whole request in ms")
     static let state = Option("--state", "DIR", help: "keep the store and registered categories in DIR")
+    static let trust = Option(
+        "--trust", "KEY.pub", repeatable: true,
+        help: "with --state: serve the bundle version installed in DIR",
+        "when one signed by this key is in service (repeatable)")
     static let lib = Option("--lib", "DIR", repeatable: true, help: "look for require'd modules in DIR after the script's folder (repeatable)")
 
     /// The options in the order `--help` lists them; `app` says what `--app` names.
     static func options(app: String? = nil) -> [Option] {
         [
             app.map { Self.app.withHelp($0) } ?? Self.app, locale, categories, key, media, mediaMap, offline, mediaDir,
-            allowHTTP, allowPost, strings, cpuMs, memoryMB, timeMs, state, lib,
+            allowHTTP, allowPost, strings, cpuMs, memoryMB, timeMs, state, trust, lib,
         ]
     }
 

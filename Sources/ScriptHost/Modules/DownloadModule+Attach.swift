@@ -21,7 +21,7 @@ extension DownloadModule {
         } catch {
             return .values([.nil, .text("invalid options: \(error)")])
         }
-        let mediaDirectory = host.services.configuration.mediaDirectory
+        let mediaDirectory = run.mediaDirectory
         let url: URL
         if let mediaDirectory, !path.hasPrefix("/") {
             url = mediaDirectory.appendingPathComponent(path).standardizedFileURL
@@ -67,14 +67,14 @@ extension DownloadModule {
     }
 
     /// The file when the script may attach it: a download of this request, a file that a
-    /// media answer names, or a file under the host's media directory.
+    /// media answer names, or a file under the request's media directory.
     private func readableFile(_ url: URL, run: RequestRun) -> URL? {
         let path = url.resolvingSymlinksInPath().path
         let folder = run.attachmentDirectory.resolvingSymlinksInPath().path + "/"
         if path.hasPrefix(folder), FileManager.default.isReadableFile(atPath: path) { return url }
         let mediaFiles = Set(run.media.values.compactMap { $0.file?.standardizedFileURL.resolvingSymlinksInPath().path })
         if mediaFiles.contains(path), FileManager.default.isReadableFile(atPath: path) { return url }
-        if let media = host.services.configuration.mediaDirectory {
+        if let media = run.mediaDirectory {
             let folder = media.standardizedFileURL.resolvingSymlinksInPath().path + "/"
             if path.hasPrefix(folder), FileManager.default.isReadableFile(atPath: path) { return url }
         }

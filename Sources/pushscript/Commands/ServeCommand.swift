@@ -1,4 +1,5 @@
 import Foundation
+import ScriptBundles
 import ScriptHost
 import Synchronization
 
@@ -63,8 +64,9 @@ enum ServeCommand: Command {
     /// How many bytes of lines may be read ahead of the answers written.
     static let readAheadBytes = 64 << 20
 
-    /// The version the start-up line names.
-    static let version = "0.3.0"
+    /// The version the start-up line names: the host's (``ScriptHost/hostVersion``), as bundles
+    /// name it.
+    static let version = "host version \(ScriptHost.hostVersion)"
 
     /// Set to 1 in a worker process's environment: it serves its parent (`--isolation process`).
     static let workerVariable = "PUSHSCRIPT_SERVE_WORKER"
@@ -119,7 +121,14 @@ enum ServeCommand: Command {
             let retention = attachments.isOwned && !isWorker ? AttachmentRetention() : nil
             let host = ScriptHost(configuration: configuration)
             let scriptFolder = ScriptDirectory(folder, memoryLimit: configuration.limits.memoryBytes) { log.script($0) }
-            backend = ThreadBackend(host: host, scripts: scriptFolder, retention: retention, idleRelease: .milliseconds(idle)) {
+            // With --state DIR --trust KEY.pub: installed bundle versions, the folder's scripts as
+            // their baseline.
+            let installed = try HostOptions.installedScripts(a, command: name, baseline: .directory(scriptFolder)) { event in
+                printError(HostOptions.message(for: event, command: "serve"))
+            }
+            backend = ThreadBackend(
+                host: host, scripts: scriptFolder, installed: installed, retention: retention, idleRelease: .milliseconds(idle)
+            ) {
                 // A worker whose Lua thread is stuck ends once its other requests are answered:
                 // its parent replaces it, and the stuck thread's CPU and memory go with it.
                 if isWorker, host.stuckLuaJobCount > 0 { stopWorker.run() }
