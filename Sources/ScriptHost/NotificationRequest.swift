@@ -12,6 +12,11 @@ public struct NotificationRequest: Sendable {
     public var locales: [String]?
     /// Limits for this request; the host's when nil.
     public var limits: ScriptLimits?
+    /// The system's deadline for this request, counted from its start (`expireMs`): when it
+    /// comes, the request ends as at an ``DeliverySession/expire()`` — the script is stopped
+    /// and the best attempt delivered. The host's own ``ScriptLimits/time`` still applies;
+    /// whichever comes first ends `didReceive`, and the reason says which. Nil: none.
+    public var expiry: Duration?
     /// Categories declared for the app before this request runs (a fixture's `categories`).
     public var categories: [NotificationCategory]
     /// Keys for `keys.get` added for this request (a fixture's `keys`).
@@ -31,7 +36,8 @@ public struct NotificationRequest: Sendable {
     public init(
         payload: Payload, app: String? = nil, identifier: String? = nil, locales: [String]? = nil,
         limits: ScriptLimits? = nil, categories: [NotificationCategory] = [], keys: [String: [UInt8]] = [:],
-        media: [String: MediaAnswer] = [:], http: [String: PostAnswer] = [:], allowPostHosts: Set<String> = []
+        media: [String: MediaAnswer] = [:], http: [String: PostAnswer] = [:], allowPostHosts: Set<String> = [],
+        expiry: Duration? = nil
     ) {
         self.payload = payload
         self.app = app
@@ -43,6 +49,7 @@ public struct NotificationRequest: Sendable {
         self.media = media
         self.http = http
         self.allowPostHosts = allowPostHosts
+        self.expiry = expiry
     }
 
     /// The app the request is for: ``app``, else the payload's `.apns` target bundle.

@@ -9,14 +9,19 @@ import Synchronization
 /// every accepted write lands at once, so a script stopped half-way still leaves its best
 /// attempt. Each write names the phase it comes from (``RequestPhase``); only the current
 /// phase's writes land. When the host gives up on a phase (its state is stuck) it moves the
-/// request on, and the stuck thread can no longer change what is delivered.
+/// request on, and the stuck thread can no longer change what is delivered. After delivery,
+/// `afterDelivery` may add posts and log entries, never content.
 final class RequestRun: Sendable {
     let identifier: String
     let app: String?
     let locales: [String]
     let limits: ScriptLimits
     let started: Deadline
+    /// When `didReceive` must have returned: the host's deadline or the system's, whichever
+    /// comes first.
     let deadline: Deadline
+    /// The system's deadline from the request's start, if it came with one.
+    let expiry: Duration?
     /// The content before the script ran (after localized alert keys were resolved).
     let original: NotificationContent
     let keys: [String: [UInt8]]
@@ -26,6 +31,8 @@ final class RequestRun: Sendable {
     /// Answers for posts, and where posts may go.
     let http: [String: PostAnswer]
     let postPolicy: PostPolicy
+    /// Ends the current phase of the request's job from outside (``expire()``).
+    let control = JobControl()
     /// Where request folders for downloads and attachments go.
     private let attachmentRoot: URL
     /// This request's folder, named on first use.
@@ -39,15 +46,26 @@ final class RequestRun: Sendable {
         /// Where the request's job is, for the host when it gives the job up.
         var stage = DeliveryPlan.Stage.waiting
         var registeredCategories: [String] = []
-        /// The categories the request registered, whole, in order.
+        /// The categories the request registered, whole, in order, one per identifier.
         var categories: [NotificationCategory] = []
         var posts: [PostRecord] = []
+        /// The bytes the posts, categories and attachments hold, against ``ScriptLimits/recordBytes``.
+        var recordedBytes = 0
         /// The script that answers the request, once it is known.
         var script: ScriptIdentity?
         var downloadsAllowed = true
-        var downloads: [Int: @Sendable () -> Void] = [:]
-        var nextDownload = 0
+        /// What cuts short the host's waits in flight (downloads, posts, hooks) by id.
+        var waits: [Int: @Sendable () -> Void] = [:]
+        var nextWait = 0
         var cancelled = false
+        /// What ended the request's time first, once something did.
+        var cause: TimeCause?
+        /// Whether the system's time ran out (``expire()``).
+        var expired = false
+        /// Told when the system's time runs out (a lookup waiting for its script).
+        var expiryWatchers: [Int: @Sendable () -> Void] = [:]
+        /// When the content was handed over.
+        var deliveredAt: Deadline?
     }
 
     private let state: Mutex<State>
@@ -55,15 +73,18 @@ final class RequestRun: Sendable {
     init(
         identifier: String, app: String?, locales: [String], limits: ScriptLimits, content: NotificationContent,
         keys: [String: [UInt8]], media: [String: MediaAnswer], attachmentRoot: URL, allowHTTPHosts: Set<String> = [],
-        http: [String: PostAnswer] = [:], allowPostHosts: Set<String> = []
+        http: [String: PostAnswer] = [:], allowPostHosts: Set<String> = [], expiry: Duration? = nil
     ) {
         self.identifier = identifier
         self.app = app
         // `request.locales` is `{"en"}` when the host is told none.
         self.locales = locales.isEmpty ? ["en"] : locales
         self.limits = limits
-        self.started = .now()
-        self.deadline = started.advanced(by: limits.time)
+        let started = Deadline.now()
+        self.started = started
+        self.expiry = expiry
+        let hostDeadline = started.advanced(by: limits.time)
+        self.deadline = expiry.map { min(started.advanced(by: max($0, .zero)), hostDeadline) } ?? hostDeadline
         self.original = content
         self.keys = keys
         self.media = media
@@ -92,6 +113,65 @@ final class RequestRun: Sendable {
     func answered(by script: Script) {
         let identity = script.identity
         state.withLock { $0.script = identity }
+    }
+
+    // MARK: Time
+
+    /// What ends the request's time when nothing else did first: the system's deadline when
+    /// it comes no later than the host's, else the host's.
+    private var deadlineCause: TimeCause {
+        if let expiry, expiry <= limits.time { return .expiry(expiry) }
+        return .deadline(limits.time)
+    }
+
+    /// What ended the request's time: the first of an expiry and a deadline.
+    var timeCause: TimeCause { state.withLock { $0.cause } ?? deadlineCause }
+
+    /// What ends `afterDelivery`'s time: the system's time running out, else the deadline.
+    var afterDeliveryCause: TimeCause { isExpired ? .expired : deadlineCause }
+
+    /// Whether the system's time ran out (``expire()`` was called).
+    var isExpired: Bool { state.withLock { $0.expired } }
+
+    /// The system's time ran out: records it (unless a deadline ended the time first), tells
+    /// the watchers, and ends the job's current phase when it may be ended so. Any thread, any
+    /// number of times.
+    func expire() {
+        let watchers = state.withLock { s -> [@Sendable () -> Void] in
+            guard !s.expired else { return [] }
+            s.expired = true
+            if s.cause == nil, s.phase == .didReceive { s.cause = .expired }
+            defer { s.expiryWatchers.removeAll() }
+            return Array(s.expiryWatchers.values)
+        }
+        watchers.forEach { $0() }
+        control.expire()
+    }
+
+    /// Calls `watcher` when the system's time runs out (at once when it has); the id to stop
+    /// watching with, nil when it was called at once.
+    func watchExpiry(_ watcher: @escaping @Sendable () -> Void) -> Int? {
+        let id = state.withLock { s -> Int? in
+            guard !s.expired else { return nil }
+            s.nextWait += 1
+            s.expiryWatchers[s.nextWait] = watcher
+            return s.nextWait
+        }
+        if id == nil { watcher() }
+        return id
+    }
+
+    func unwatchExpiry(_ id: Int?) {
+        guard let id else { return }
+        _ = state.withLock { $0.expiryWatchers.removeValue(forKey: id) }
+    }
+
+    /// The deadline of `didReceive`'s phase came (by its timer or an expiry): records the
+    /// deadline as what ended the time unless something did first, and cancels the waits.
+    func deadlineCame() {
+        let cause = deadlineCause
+        state.withLock { s in if s.cause == nil { s.cause = cause } }
+        cancelDownloads()
     }
 
     // MARK: Phases
@@ -135,11 +215,95 @@ final class RequestRun: Sendable {
         state.withLock { body($0.content) }
     }
 
-    /// Changes the content if `phase` is the current one. Returns nil when it is not.
+    /// Changes the content if `phase` is the current one and not after delivery (the content
+    /// is handed over then). Returns nil when it is not.
     func write<T>(_ phase: RequestPhase, _ body: (inout State) -> T) -> T? {
         state.withLock { s in
-            guard s.phase == phase else { return nil }
+            guard s.phase == phase, phase != .afterDelivery else { return nil }
             return body(&s)
+        }
+    }
+
+    // MARK: Records
+
+    /// What recording something for the result came to.
+    enum Recording: Sendable, Equatable {
+        /// It is in the result.
+        case recorded
+        /// The request's record budget cannot hold it: why, in one line.
+        case refused(String)
+        /// The phase is over: nothing was recorded.
+        case phaseOver
+    }
+
+    /// The refusal when `bytes` more do not fit in the record budget beside what is recorded.
+    private func overBudget(_ s: State, adding bytes: Int, what: String) -> String? {
+        let budget = limits.recordBytes
+        guard s.recordedBytes + bytes > budget else { return nil }
+        return "too much recorded: \(what) would take this request past the \(DeliveryResult.Reason.mib(budget)) its result may record (a quarter of its memory limit) for posts, categories and attachments; it was refused"
+    }
+
+    /// Records a post made in `phase` (one made after delivery is marked so), within the record
+    /// budget.
+    func recordPost(_ record: PostRecord, in phase: RequestPhase) -> Recording {
+        state.withLock { s in
+            guard s.phase == phase else { return .phaseOver }
+            let size = record.recordedBytes
+            if let refusal = overBudget(s, adding: size, what: "the post") { return .refused(refusal) }
+            var record = record
+            record.after = phase == .afterDelivery
+            s.posts.append(record)
+            s.recordedBytes += size
+            return .recorded
+        }
+    }
+
+    /// Records a category registered in `phase`: one entry per identifier, the last
+    /// registration replacing an earlier one in place, within the record budget.
+    func recordCategory(_ category: NotificationCategory, in phase: RequestPhase) -> Recording {
+        let size = category.jsonValue.compactByteCount ?? NotificationCategory.maximumBytes
+        return state.withLock { s in
+            guard s.phase == phase, phase != .afterDelivery else { return .phaseOver }
+            if let index = s.registeredCategories.firstIndex(of: category.identifier) {
+                let old = s.categories[index].jsonValue.compactByteCount ?? NotificationCategory.maximumBytes
+                s.recordedBytes -= old
+                if let refusal = overBudget(s, adding: size, what: "registering '\(category.identifier)' again") {
+                    s.recordedBytes += old
+                    return .refused(refusal)
+                }
+                s.categories[index] = category
+            } else {
+                if let refusal = overBudget(s, adding: size, what: "registering '\(category.identifier)'") { return .refused(refusal) }
+                s.registeredCategories.append(category.identifier)
+                s.categories.append(category)
+            }
+            s.recordedBytes += size
+            return .recorded
+        }
+    }
+
+    /// Attaches a file in `phase`, within the record budget.
+    func recordAttachment(_ attachment: NotificationAttachment, in phase: RequestPhase) -> Recording {
+        let size = attachment.jsonValue.compactByteCount ?? limits.recordBytes
+        return state.withLock { s in
+            guard s.phase == phase, phase != .afterDelivery else { return .phaseOver }
+            if let refusal = overBudget(s, adding: size, what: "the attachment") { return .refused(refusal) }
+            s.content.attach(attachment)
+            s.recordedBytes += size
+            return .recorded
+        }
+    }
+
+    /// Removes the content's attachments in `phase`: what they held is free again.
+    func removeAttachments(in phase: RequestPhase) -> Bool {
+        state.withLock { s in
+            guard s.phase == phase, phase != .afterDelivery else { return false }
+            for attachment in s.content.attachments {
+                s.recordedBytes -= attachment.jsonValue.compactByteCount ?? 0
+            }
+            s.recordedBytes = max(0, s.recordedBytes)
+            s.content.removeAllAttachments()
+            return true
         }
     }
 
@@ -150,28 +314,50 @@ final class RequestRun: Sendable {
         state.withLock { $0.log.add(LogEntry(level: level, message: message, source: host ? "host" : nil)) }
     }
 
-    // MARK: Downloads
+    /// Adds a script's entry to the log if `phase` is the current one.
+    func log(_ level: LogEntry.Level, _ message: String, in phase: RequestPhase) {
+        state.withLock { s in
+            if s.phase == phase { s.log.add(LogEntry(level: level, message: message)) }
+        }
+    }
+
+    // MARK: Waits
 
     /// Registers a download's cancel action; nil when downloads may not start (the deadline
     /// came, or `bestAttempt` is running).
     func beginDownload(cancel: @escaping @Sendable () -> Void) -> Int? {
         state.withLock { s in
             guard s.downloadsAllowed, !s.cancelled else { return nil }
-            s.nextDownload += 1
-            s.downloads[s.nextDownload] = cancel
-            return s.nextDownload
+            return Self.add(cancel, to: &s)
         }
     }
 
-    func endDownload(_ id: Int) { _ = state.withLock { $0.downloads.removeValue(forKey: id) } }
+    func endDownload(_ id: Int) { endWait(id) }
 
-    /// Cancels every download in flight and refuses new ones (the deadline came).
+    /// Registers the cancel action of a wait of a host call (a post, a hook); nil when the
+    /// phase's deadline has come already.
+    func beginWait(cancel: @escaping @Sendable () -> Void) -> Int? {
+        state.withLock { s in
+            guard !s.cancelled else { return nil }
+            return Self.add(cancel, to: &s)
+        }
+    }
+
+    func endWait(_ id: Int) { _ = state.withLock { $0.waits.removeValue(forKey: id) } }
+
+    private static func add(_ cancel: @escaping @Sendable () -> Void, to s: inout State) -> Int {
+        s.nextWait += 1
+        s.waits[s.nextWait] = cancel
+        return s.nextWait
+    }
+
+    /// Cancels every download and wait in flight and refuses new ones (the deadline came).
     func cancelDownloads() {
         let cancels = state.withLock { s -> [@Sendable () -> Void] in
             s.cancelled = true
             s.downloadsAllowed = false
-            defer { s.downloads.removeAll() }
-            return Array(s.downloads.values)
+            defer { s.waits.removeAll() }
+            return Array(s.waits.values)
         }
         cancels.forEach { $0() }
     }
@@ -181,8 +367,30 @@ final class RequestRun: Sendable {
 
     // MARK: Delivery
 
-    /// Ends all writing and returns what is delivered.
+    /// Ends all writing and returns what is delivered; the time of delivery is taken now.
     func seal() -> State {
+        state.withLock { s in
+            s.phase = .sealed
+            if s.deliveredAt == nil { s.deliveredAt = .now() }
+            return s
+        }
+    }
+
+    /// Opens the request for `afterDelivery`: posts and log entries land again, the content
+    /// stays as delivered, no download may start, and its waits answer a cancel of their own.
+    /// False when the system's time ran out already.
+    func beginAfterDelivery() -> Bool {
+        state.withLock { s in
+            guard s.phase == .sealed, !s.expired else { return false }
+            s.phase = .afterDelivery
+            s.cancelled = false
+            s.downloadsAllowed = false
+            return true
+        }
+    }
+
+    /// Ends `afterDelivery`'s writing (or that the host gave up on it) and returns the state.
+    func sealAfterDelivery() -> State {
         state.withLock { s in
             s.phase = .sealed
             return s

@@ -79,7 +79,16 @@ import Testing
                 // The deadline came before the chunk had run (a new state compiling on a busy
                 // machine): the original is delivered and no handler ran.
                 timedOut += 1
-                #expect(result.reason == .init(kind: .load, message: "race.lua did not load: the deadline of 25 ms came while its chunk ran"))
+                #expect([
+                    "race.lua did not load: the deadline of 25 ms came while its chunk ran",
+                    "race.lua did not load: the deadline of 25 ms came while it compiled",
+                ].contains(result.reason?.message ?? ""), "\(String(describing: result.reason))")
+                #expect(result.content.title == "original")
+                #expect(result.content.subtitle == "")
+            case .fallback where result.reason?.message.hasSuffix("the script was not run") == true:
+                // Three at once on few cores: the deadline came before a Lua thread was free.
+                timedOut += 1
+                #expect(result.reason == .init(kind: .time, message: "the deadline of 25 ms came before a Lua thread was free; the script was not run"))
                 #expect(result.content.title == "original")
                 #expect(result.content.subtitle == "")
             case .fallback:

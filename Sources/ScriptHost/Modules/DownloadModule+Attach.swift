@@ -62,8 +62,11 @@ extension DownloadModule {
         } catch {
             return .values([.nil, .text(error.message)])
         }
-        guard run.write(binding.phase, { $0.content.attach(attachment) }) != nil else { return .kill(.time) }
-        return .values([ValueConversion.lua(attachment.jsonValue)])
+        switch run.recordAttachment(attachment, in: binding.phase) {
+        case .recorded: return .values([ValueConversion.lua(attachment.jsonValue)])
+        case .refused(let message): return .values([.nil, .text(message)])
+        case .phaseOver: return .kill(.time)
+        }
     }
 
     /// The file when the script may attach it: a download of this request, a file that a
