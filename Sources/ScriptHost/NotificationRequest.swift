@@ -55,3 +55,17 @@ public struct NotificationRequest: Sendable {
     /// The app the request is for: ``app``, else the payload's `.apns` target bundle.
     public var resolvedApp: String? { app ?? payload.appBundleID }
 }
+
+extension NotificationRequest {
+    /// The largest `expireMs` taken: a day, as for `timeMs`.
+    public static let maximumExpiryMilliseconds: Int64 = 86_400_000
+
+    /// The range `expireMs` (`--expire-ms`) takes, as a message says it.
+    public static let expiryRange = "a whole number of milliseconds from 1 to \(maximumExpiryMilliseconds) (a day)"
+
+    /// `expireMs` as an ``expiry``; nil when it is out of ``expiryRange``.
+    public static func expiry(milliseconds: Int64) -> Duration? {
+        guard milliseconds >= 1, milliseconds <= maximumExpiryMilliseconds else { return nil }
+        return .milliseconds(milliseconds)
+    }
+}

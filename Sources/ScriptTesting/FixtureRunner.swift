@@ -135,7 +135,7 @@ public struct FixtureRunner: Sendable {
         var request = NotificationRequest(
             payload: payload, app: fixture.app, locales: fixture.locales, limits: fixture.limits,
             categories: fixture.categories, keys: fixture.keys, media: fixture.media,
-            http: fixture.http, allowPostHosts: fixture.allowPost)
+            http: fixture.http, allowPostHosts: fixture.allowPost, expiry: fixture.expiry)
         request.allowHTTPHosts = fixture.allowHTTPHosts
         request.strings = fixture.strings
         return await host.deliver(request, script: .script(script)).jsonValue

@@ -54,6 +54,7 @@ enum ServeCommand: Command {
             if let line = message(for: event) { printError(line) }
         }
         let defaultApp = a.value(HostOptions.app)
+        let defaultExpiry = try HostOptions.expiry(a, command: name)
         let input = LineSource()
         let slots = ReadAheadWindow(size: window)
         let output = OrderedOutput(written: { slots.release() })
@@ -74,7 +75,7 @@ enum ServeCommand: Command {
                 }
                 let slot = index
                 index += 1
-                switch ServeLine.parse(line, defaultApp: defaultApp) {
+                switch ServeLine.parse(line, defaultApp: defaultApp, defaultExpiry: defaultExpiry) {
                 case .invalid(let id, let message):
                     output.put(slot, ServeLine.errorLine(id: id, message: message))
                 case .request(let id, let request):
