@@ -48,6 +48,10 @@ final class RequestRun: Sendable {
         var registeredCategories: [String] = []
         /// The categories the request registered, whole, in order, one per identifier.
         var categories: [NotificationCategory] = []
+        /// The bytes each of ``categories`` counts for in the record budget.
+        var categorySizes: [Int] = []
+        /// Where each identifier is in ``categories``.
+        var categoryIndex: [String: Int] = [:]
         var posts: [PostRecord] = []
         /// The bytes the posts, categories and attachments hold, against ``ScriptLimits/recordBytes``.
         var recordedBytes = 0
@@ -258,26 +262,29 @@ final class RequestRun: Sendable {
         }
     }
 
-    /// Records a category registered in `phase`: one entry per identifier, the last
-    /// registration replacing an earlier one in place, within the record budget.
-    func recordCategory(_ category: NotificationCategory, in phase: RequestPhase) -> Recording {
-        let size = category.jsonValue.compactByteCount ?? NotificationCategory.maximumBytes
-        return state.withLock { s in
+    /// Records a category registered in `phase`, `bytes` large (as the script gave it): one
+    /// entry per identifier, the last registration replacing an earlier one in place, within
+    /// the record budget.
+    func recordCategory(_ category: NotificationCategory, bytes: Int, in phase: RequestPhase) -> Recording {
+        state.withLock { s in
             guard s.phase == phase, phase != .afterDelivery else { return .phaseOver }
-            if let index = s.registeredCategories.firstIndex(of: category.identifier) {
-                let old = s.categories[index].jsonValue.compactByteCount ?? NotificationCategory.maximumBytes
+            if let index = s.categoryIndex[category.identifier] {
+                let old = s.categorySizes[index]
                 s.recordedBytes -= old
-                if let refusal = overBudget(s, adding: size, what: "registering '\(category.identifier)' again") {
+                if let refusal = overBudget(s, adding: bytes, what: "registering '\(category.identifier)' again") {
                     s.recordedBytes += old
                     return .refused(refusal)
                 }
                 s.categories[index] = category
+                s.categorySizes[index] = bytes
             } else {
-                if let refusal = overBudget(s, adding: size, what: "registering '\(category.identifier)'") { return .refused(refusal) }
+                if let refusal = overBudget(s, adding: bytes, what: "registering '\(category.identifier)'") { return .refused(refusal) }
+                s.categoryIndex[category.identifier] = s.categories.count
                 s.registeredCategories.append(category.identifier)
                 s.categories.append(category)
+                s.categorySizes.append(bytes)
             }
-            s.recordedBytes += size
+            s.recordedBytes += bytes
             return .recorded
         }
     }

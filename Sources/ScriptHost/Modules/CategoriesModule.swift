@@ -36,7 +36,7 @@ struct CategoriesModule: ScriptModule {
             }
             // Recorded first: a registration the request's record budget cannot hold is refused
             // whole, the app's categories unchanged.
-            switch binding.run.recordCategory(category, in: binding.phase) {
+            switch binding.run.recordCategory(category, bytes: size, in: binding.phase) {
             case .recorded: break
             case .refused(let message): return .error("categories.register: \(message)")
             case .phaseOver: return .kill(.time)
