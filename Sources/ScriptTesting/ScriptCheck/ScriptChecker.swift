@@ -14,7 +14,7 @@ public struct ScriptChecker: Sendable {
     /// The globals a script's environment starts with.
     public let globals: SandboxGlobals
     /// The globals a script is meant to define: its handlers.
-    public static let handlers: Set<String> = ["didReceive", "bestAttempt"]
+    public static let handlers: Set<String> = ["didReceive", "bestAttempt", "afterDelivery"]
     /// What notification content has: its fields (``ContentField``) and its methods.
     public static let contentMembers: Set<String> = Set(ContentField.names).union(["attach", "removeAttachments", "suppress"])
     /// Library tables whose fields the app fills in at run time: never checked.
