@@ -72,7 +72,8 @@ final class RequestRun: Sendable {
         var deliveredAt: Deadline?
     }
 
-    private let state: Mutex<State>
+    /// Everything above, behind one lock.
+    let state: Mutex<State>
 
     init(
         identifier: String, app: String?, locales: [String], limits: ScriptLimits, content: NotificationContent,
@@ -117,65 +118,6 @@ final class RequestRun: Sendable {
     func answered(by script: Script) {
         let identity = script.identity
         state.withLock { $0.script = identity }
-    }
-
-    // MARK: Time
-
-    /// What ends the request's time when nothing else did first: the system's deadline when
-    /// it comes no later than the host's, else the host's.
-    private var deadlineCause: TimeCause {
-        if let expiry, expiry <= limits.time { return .expiry(expiry) }
-        return .deadline(limits.time)
-    }
-
-    /// What ended the request's time: the first of an expiry and a deadline.
-    var timeCause: TimeCause { state.withLock { $0.cause } ?? deadlineCause }
-
-    /// What ends `afterDelivery`'s time: the system's time running out, else the deadline.
-    var afterDeliveryCause: TimeCause { isExpired ? .expired : deadlineCause }
-
-    /// Whether the system's time ran out (``expire()`` was called).
-    var isExpired: Bool { state.withLock { $0.expired } }
-
-    /// The system's time ran out: records it (unless a deadline ended the time first), tells
-    /// the watchers, and ends the job's current phase when it may be ended so. Any thread, any
-    /// number of times.
-    func expire() {
-        let watchers = state.withLock { s -> [@Sendable () -> Void] in
-            guard !s.expired else { return [] }
-            s.expired = true
-            if s.cause == nil, s.phase == .didReceive { s.cause = .expired }
-            defer { s.expiryWatchers.removeAll() }
-            return Array(s.expiryWatchers.values)
-        }
-        watchers.forEach { $0() }
-        control.expire()
-    }
-
-    /// Calls `watcher` when the system's time runs out (at once when it has); the id to stop
-    /// watching with, nil when it was called at once.
-    func watchExpiry(_ watcher: @escaping @Sendable () -> Void) -> Int? {
-        let id = state.withLock { s -> Int? in
-            guard !s.expired else { return nil }
-            s.nextWait += 1
-            s.expiryWatchers[s.nextWait] = watcher
-            return s.nextWait
-        }
-        if id == nil { watcher() }
-        return id
-    }
-
-    func unwatchExpiry(_ id: Int?) {
-        guard let id else { return }
-        _ = state.withLock { $0.expiryWatchers.removeValue(forKey: id) }
-    }
-
-    /// The deadline of `didReceive`'s phase came (by its timer or an expiry): records the
-    /// deadline as what ended the time unless something did first, and cancels the waits.
-    func deadlineCame() {
-        let cause = deadlineCause
-        state.withLock { s in if s.cause == nil { s.cause = cause } }
-        cancelDownloads()
     }
 
     // MARK: Phases
@@ -228,149 +170,12 @@ final class RequestRun: Sendable {
         }
     }
 
-    // MARK: Records
-
-    /// What recording something for the result came to.
-    enum Recording: Sendable, Equatable {
-        /// It is in the result.
-        case recorded
-        /// The request's record budget cannot hold it: why, in one line.
-        case refused(String)
-        /// The phase is over: nothing was recorded.
-        case phaseOver
-    }
-
-    /// The refusal when `bytes` more do not fit in the record budget beside what is recorded.
-    private func overBudget(_ s: State, adding bytes: Int, what: String) -> String? {
-        let budget = limits.recordBytes
-        guard s.recordedBytes + bytes > budget else { return nil }
-        return "too much recorded: \(what) would take this request past the \(DeliveryResult.Reason.mib(budget)) its result may record (a quarter of its memory limit) for posts, categories and attachments; it was refused"
-    }
-
-    /// Records a post made in `phase` (one made after delivery is marked so), within the record
-    /// budget.
-    func recordPost(_ record: PostRecord, in phase: RequestPhase) -> Recording {
-        state.withLock { s in
-            guard s.phase == phase else { return .phaseOver }
-            let size = record.recordedBytes
-            if let refusal = overBudget(s, adding: size, what: "the post") { return .refused(refusal) }
-            var record = record
-            record.after = phase == .afterDelivery
-            s.posts.append(record)
-            s.recordedBytes += size
-            return .recorded
-        }
-    }
-
-    /// Records a category registered in `phase`, `bytes` large (as the script gave it): one
-    /// entry per identifier, the last registration replacing an earlier one in place, within
-    /// the record budget.
-    func recordCategory(_ category: NotificationCategory, bytes: Int, in phase: RequestPhase) -> Recording {
-        state.withLock { s in
-            guard s.phase == phase, phase != .afterDelivery else { return .phaseOver }
-            if let index = s.categoryIndex[category.identifier] {
-                let old = s.categorySizes[index]
-                s.recordedBytes -= old
-                if let refusal = overBudget(s, adding: bytes, what: "registering '\(category.identifier)' again") {
-                    s.recordedBytes += old
-                    return .refused(refusal)
-                }
-                s.categories[index] = category
-                s.categorySizes[index] = bytes
-            } else {
-                if let refusal = overBudget(s, adding: bytes, what: "registering '\(category.identifier)'") { return .refused(refusal) }
-                s.categoryIndex[category.identifier] = s.categories.count
-                s.registeredCategories.append(category.identifier)
-                s.categories.append(category)
-                s.categorySizes.append(bytes)
-            }
-            s.recordedBytes += bytes
-            return .recorded
-        }
-    }
-
-    /// Attaches a file in `phase`, within the record budget.
-    func recordAttachment(_ attachment: NotificationAttachment, in phase: RequestPhase) -> Recording {
-        let size = attachment.jsonValue.compactByteCount ?? limits.recordBytes
-        return state.withLock { s in
-            guard s.phase == phase, phase != .afterDelivery else { return .phaseOver }
-            if let refusal = overBudget(s, adding: size, what: "the attachment") { return .refused(refusal) }
-            s.content.attach(attachment)
-            s.recordedBytes += size
-            return .recorded
-        }
-    }
-
-    /// Removes the content's attachments in `phase`: what they held is free again.
-    func removeAttachments(in phase: RequestPhase) -> Bool {
-        state.withLock { s in
-            guard s.phase == phase, phase != .afterDelivery else { return false }
-            for attachment in s.content.attachments {
-                s.recordedBytes -= attachment.jsonValue.compactByteCount ?? 0
-            }
-            s.recordedBytes = max(0, s.recordedBytes)
-            s.content.removeAllAttachments()
-            return true
-        }
-    }
-
     // MARK: Log
 
     /// Adds an entry to the request's log.
     func log(_ level: LogEntry.Level, _ message: String, host: Bool = false) {
         state.withLock { $0.log.add(LogEntry(level: level, message: message, source: host ? "host" : nil)) }
     }
-
-    /// Adds a script's entry to the log if `phase` is the current one.
-    func log(_ level: LogEntry.Level, _ message: String, in phase: RequestPhase) {
-        state.withLock { s in
-            if s.phase == phase { s.log.add(LogEntry(level: level, message: message)) }
-        }
-    }
-
-    // MARK: Waits
-
-    /// Registers a download's cancel action; nil when downloads may not start (the deadline
-    /// came, or `bestAttempt` is running).
-    func beginDownload(cancel: @escaping @Sendable () -> Void) -> Int? {
-        state.withLock { s in
-            guard s.downloadsAllowed, !s.cancelled else { return nil }
-            return Self.add(cancel, to: &s)
-        }
-    }
-
-    func endDownload(_ id: Int) { endWait(id) }
-
-    /// Registers the cancel action of a wait of a host call (a post, a hook); nil when the
-    /// phase's deadline has come already.
-    func beginWait(cancel: @escaping @Sendable () -> Void) -> Int? {
-        state.withLock { s in
-            guard !s.cancelled else { return nil }
-            return Self.add(cancel, to: &s)
-        }
-    }
-
-    func endWait(_ id: Int) { _ = state.withLock { $0.waits.removeValue(forKey: id) } }
-
-    private static func add(_ cancel: @escaping @Sendable () -> Void, to s: inout State) -> Int {
-        s.nextWait += 1
-        s.waits[s.nextWait] = cancel
-        return s.nextWait
-    }
-
-    /// Cancels every download and wait in flight and refuses new ones (the deadline came).
-    func cancelDownloads() {
-        let cancels = state.withLock { s -> [@Sendable () -> Void] in
-            s.cancelled = true
-            s.downloadsAllowed = false
-            defer { s.waits.removeAll() }
-            return Array(s.waits.values)
-        }
-        cancels.forEach { $0() }
-    }
-
-    /// Whether the deadline's cancel has come.
-    var isCancelled: Bool { state.withLock { $0.cancelled } }
 
     // MARK: Delivery
 

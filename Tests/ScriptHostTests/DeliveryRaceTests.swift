@@ -95,7 +95,13 @@ import Testing
                 timedOut += 1
                 #expect(result.reason == .init(kind: .time, message: "the deadline of 25 ms came before didReceive returned"))
                 #expect(["started", "finished"].contains(result.content.title))
-                #expect(result.content.subtitle == "best time")
+                // A thread the loaded machine did not run within the grace was given up: its
+                // state is stuck, so bestAttempt, which needs it, is not called.
+                if result.logs.contains(where: { $0.source == "host" && $0.message.hasPrefix("didReceive did not stop at the deadline") }) {
+                    #expect(result.content.subtitle == "")
+                } else {
+                    #expect(result.content.subtitle == "best time")
+                }
             }
             #expect(result.content.body == "original")
         }

@@ -35,8 +35,10 @@ struct CategoriesModule: ScriptModule {
                 return .error("categories.register: \(error)")
             }
             // Recorded first: a registration the request's record budget cannot hold is refused
-            // whole, the app's categories unchanged.
-            switch binding.run.recordCategory(category, bytes: size, in: binding.phase) {
+            // whole, the app's categories unchanged. Its size as the result writes it: what the
+            // script gave, and the fields the result adds to the category and each action.
+            let recorded = size + 256 + 64 * category.actions.count
+            switch binding.run.recordCategory(category, bytes: recorded, in: binding.phase) {
             case .recorded: break
             case .refused(let message): return .error("categories.register: \(message)")
             case .phaseOver: return .kill(.time)
