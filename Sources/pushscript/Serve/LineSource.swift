@@ -1,6 +1,19 @@
 import Foundation
-import Glibc
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The C library's `read`, which ``LineSource/read(_:)`` hides by its name.
+private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+    #if canImport(Glibc)
+    Glibc.read(descriptor, buffer, count)
+    #else
+    Darwin.read(descriptor, buffer, count)
+    #endif
+}
 
 /// Standard input's lines for `serve`, read by the task that asks for them while input is
 /// ready (a file, or a pipe with data waiting), so that a line in and its answer out wake no
@@ -53,8 +66,8 @@ final class LineSource {
 
     /// Whether a read would return at once (with data, or at the end of input).
     private var isReady: Bool {
-        var poll = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-        return Glibc.poll(&poll, 1, 0) > 0
+        var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        return poll(&entry, 1, 0) > 0
     }
 
     private var reader: InputThread {
@@ -77,7 +90,7 @@ final class LineSource {
     static func read(_ descriptor: Int32) -> [UInt8] {
         var chunk = [UInt8](repeating: 0, count: chunkSize)
         while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, chunkSize) }
+            let count = chunk.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress, chunkSize) }
             if count < 0, errno == EINTR { continue }
             chunk.removeLast(chunkSize - max(count, 0))
             return chunk
