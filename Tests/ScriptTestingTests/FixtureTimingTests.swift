@@ -26,6 +26,7 @@ import Testing
         #expect(delivered < 100, "\(stats)")
         #expect(wall >= 2000, "\(stats)")
         #expect(result["posts"]?.arrayValue?.first?.objectValue?["after"] == .bool(true))
+        print("a receipt answered after 2 s: delivered at \(delivered) ms, the request ended at \(wall) ms")
     }
 
     @Test func aFixturesExpiryEndsItsRequestThen() async throws {
@@ -34,6 +35,7 @@ import Testing
         let delivered = result["stats"]?.objectValue?["deliveredMs"]?.doubleValue ?? .infinity
         // bestAttempt's budget (250 ms) + 50 ms after the expiry at 200 ms
         #expect(delivered < 200 + 300, "\(delivered)")
+        print("a fixture's expireMs of 200 ms during a 3 s download: delivered at \(delivered) ms")
     }
 
     @Test func aBadExpiryIsAMalformedFixture() throws {
