@@ -13,6 +13,11 @@ public struct NotificationRequest: Sendable {
     public var locales: [String]?
     /// Limits for this request; the host's when nil.
     public var limits: ScriptLimits?
+    /// The system's deadline for this request, counted from its start (`expireMs`): when it
+    /// comes, the request ends as at an ``DeliverySession/expire()`` — the script is stopped
+    /// and the best attempt delivered. The host's own ``ScriptLimits/time`` still applies;
+    /// whichever comes first ends `didReceive`, and the reason says which. Nil: none.
+    public var expiry: Duration?
     /// Categories declared for the app before this request runs (a fixture's `categories`).
     public var categories: [NotificationCategory]
     /// Keys for `keys.get` added for this request (a fixture's `keys`).
@@ -41,7 +46,8 @@ public struct NotificationRequest: Sendable {
     public init(
         payload: Payload, app: String? = nil, identifier: String? = nil, locales: [String]? = nil,
         limits: ScriptLimits? = nil, categories: [NotificationCategory] = [], keys: [String: [UInt8]] = [:],
-        media: [String: MediaAnswer] = [:], http: [String: PostAnswer] = [:], allowPostHosts: Set<String> = []
+        media: [String: MediaAnswer] = [:], http: [String: PostAnswer] = [:], allowPostHosts: Set<String> = [],
+        expiry: Duration? = nil
     ) {
         self.payload = payload
         self.app = app
@@ -53,6 +59,7 @@ public struct NotificationRequest: Sendable {
         self.media = media
         self.http = http
         self.allowPostHosts = allowPostHosts
+        self.expiry = expiry
     }
 
     /// The app the request is for: ``app``, else the payload's `.apns` target bundle.
@@ -74,5 +81,19 @@ public struct NotificationRequest: Sendable {
         guard let bound else { return hosts }
         let allowed = Set(bound.map { $0.lowercased() })
         return hosts.filter { allowed.contains($0.lowercased()) }
+    }
+}
+
+extension NotificationRequest {
+    /// The largest `expireMs` taken: a day, as for `timeMs`.
+    public static let maximumExpiryMilliseconds: Int64 = 86_400_000
+
+    /// The range `expireMs` (`--expire-ms`) takes, as a message says it.
+    public static let expiryRange = "a whole number of milliseconds from 1 to \(maximumExpiryMilliseconds) (a day)"
+
+    /// `expireMs` as an ``expiry``; nil when it is out of ``expiryRange``.
+    public static func expiry(milliseconds: Int64) -> Duration? {
+        guard milliseconds >= 1, milliseconds <= maximumExpiryMilliseconds else { return nil }
+        return .milliseconds(milliseconds)
     }
 }

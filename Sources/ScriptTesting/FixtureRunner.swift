@@ -140,7 +140,7 @@ public struct FixtureRunner: Sendable {
         var request = NotificationRequest(
             payload: payload, app: fixture.app, locales: fixture.locales, limits: fixture.limits,
             categories: fixture.categories, keys: fixture.keys, media: fixture.media,
-            http: fixture.http, allowPostHosts: fixture.allowPost)
+            http: fixture.http, allowPostHosts: fixture.allowPost, expiry: fixture.expiry)
         request.allowHTTPHosts = fixture.allowHTTPHosts
         request.strings = fixture.strings
         if let installed { return await host.deliver(request, from: installed, baseline: .script(script)).jsonValue }

@@ -14,7 +14,7 @@ public struct ScriptChecker: Sendable {
     /// The globals a script's environment starts with.
     public let globals: SandboxGlobals
     /// The globals a script is meant to define: its handlers.
-    public static let handlers: Set<String> = ["didReceive", "bestAttempt"]
+    public static let handlers: Set<String> = ["didReceive", "bestAttempt", "afterDelivery"]
     /// What notification content has: its fields (``ContentField``) and its methods.
     public static let contentMembers: Set<String> = Set(ContentField.names).union(["attach", "removeAttachments", "suppress"])
     /// Library tables whose fields the app fills in at run time: never checked.
@@ -79,6 +79,8 @@ public struct ScriptChecker: Sendable {
         switch outcome {
         case .abandoned:
             return ScriptFinding(.compile, line: nil, "compiling took longer than 30 s")
+        case .notStarted:
+            return ScriptFinding(.compile, line: nil, "the script was not compiled: no Lua thread was free within 30 s")
         case .finished(nil):
             return nil
         case .finished(.tooLarge(let bytes)?):

@@ -181,7 +181,8 @@ enum ServeCommand: Command {
             "isolation": .string(isolationName), "concurrency": .integer(Int64(lanes)), "ordered": .bool(a.flag(ordered)),
         ], text: "serve: pushscript \(version), scripts \(path), limits cpu \(Int(limits.cpuTime / .milliseconds(1))) ms / memory \(limits.memoryBytes >> 20) MiB / time \(Int(limits.time / .milliseconds(1))) ms, isolation \(isolationName), concurrency \(lanes)\(a.flag(ordered) ? ", ordered" : "")")
 
-        let loop = ServeLoop(intake: intake, queues: queues, output: output, backend: backend, metrics: metricsFile, log: log, defaultApp: a.value(HostOptions.app))
+        let loop = ServeLoop(intake: intake, queues: queues, output: output, backend: backend, metrics: metricsFile, log: log, defaultApp: a.value(HostOptions.app),
+            defaultExpiry: try HostOptions.expiry(a, command: name))
         await loop.run(lanes: lanes)
         housekeeping.finish()
         backend.shutdown()
@@ -216,7 +217,9 @@ enum ServeCommand: Command {
         stop.set { intake.stop(.endOfInput) }
         let output = AnswerOutput(ordered: false, released: { intake.answered(bytes: $0) }, closed: { intake.stop(.outputClosed) })
         let housekeeping = ServeHousekeeping { _ in backend.tick() }
-        let loop = ServeLoop(intake: intake, queues: queues, output: output, backend: backend, metrics: ServeMetrics(), log: log, defaultApp: a.value(HostOptions.app))
+        let loop = ServeLoop(intake: intake, queues: queues, output: output, backend: backend, metrics: ServeMetrics(), log: log, defaultApp: a.value(HostOptions.app),
+            // checked by the parent, which passed the option on
+            defaultExpiry: (try? HostOptions.expiry(a, command: name)) ?? nil)
         await loop.run(lanes: lanes)
         housekeeping.finish()
         // A stuck Lua thread ends with the process: exit at once, without waiting for it.
