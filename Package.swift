@@ -39,6 +39,7 @@ let package = Package(
         .library(name: "ScriptHost", targets: ["ScriptHost"]),
         .library(name: "NotificationModel", targets: ["NotificationModel"]),
         .library(name: "ScriptTesting", targets: ["ScriptTesting"]),
+        .library(name: "ScriptBundles", targets: ["ScriptBundles"]),
         // The Notification Service Extension adapter (UserNotifications); empty on Linux.
         .library(name: "ServiceExtension", targets: ["ServiceExtension"]),
     ],
@@ -78,8 +79,17 @@ let package = Package(
             ],
             resources: [.embedInCode("BundledModules/providers.lua")]
         ),
-        .target(name: "ScriptTesting", dependencies: ["ScriptHost", "NotificationModel", "LuaSandbox"]),
-        .executableTarget(name: "pushscript", dependencies: ["ScriptHost", "ScriptTesting"]),
+        // Signed script bundles: the format, keys, the installed state, rollout and rollback.
+        .target(
+            name: "ScriptBundles",
+            dependencies: [
+                "ScriptHost", "NotificationModel",
+                // Ed25519 through OpenSSL on Linux; CryptoKit elsewhere (docs/apple.md).
+                .target(name: "COpenSSL", condition: .when(platforms: [.linux])),
+            ]
+        ),
+        .target(name: "ScriptTesting", dependencies: ["ScriptHost", "NotificationModel", "LuaSandbox", "ScriptBundles"]),
+        .executableTarget(name: "pushscript", dependencies: ["ScriptHost", "ScriptTesting", "ScriptBundles", "NotificationModel"]),
         // Maps results onto UserNotifications' types; every file is under
         // `#if canImport(UserNotifications)`, so it compiles to nothing on Linux.
         .target(name: "ServiceExtension", dependencies: ["ScriptHost", "NotificationModel"]),
@@ -89,6 +99,7 @@ let package = Package(
         .testTarget(name: "MediaDownloaderTests", dependencies: ["MediaDownloader", "NotificationModel", "TestSupport"]),
         .testTarget(name: "ScriptHostTests", dependencies: ["ScriptHost", "pushscript", "TestSupport"]),
         .testTarget(name: "ScriptTestingTests", dependencies: ["ScriptTesting", "TestSupport"]),
+        .testTarget(name: "ScriptBundlesTests", dependencies: ["ScriptBundles", "ScriptHost", "NotificationModel", "pushscript", "TestSupport"]),
         // Runs the built pushscript (beside the test runner); golden files of its output.
         .testTarget(name: "PushScriptCLITests", dependencies: ["pushscript", "ScriptTesting", "TestSupport"], exclude: ["Golden"]),
         // Type-checks the adapter and the docs' Swift against stand-ins of Apple's frameworks

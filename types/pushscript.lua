@@ -8,7 +8,7 @@
 --     "$schema": "https://raw.githubusercontent.com/LuaLS/vscode-lua/master/setting/schema.json",
 --     "runtime.version": "Lua 5.4",
 --     "workspace.library": ["path/to/pushscript/types"],
---     "diagnostics.globals": ["didReceive", "bestAttempt"],
+--     "diagnostics.globals": ["didReceive", "bestAttempt", "afterDelivery"],
 --     "runtime.builtin": { "io": "disable", "package": "disable", "debug": "disable" }
 --   }
 --
@@ -33,6 +33,15 @@ function didReceive(request, content) end
 ---@param reason Reason
 ---@param request Request
 function bestAttempt(content, reason, request) end
+
+---Optional. Runs after the content was handed over (after didReceive returned, or after
+---bestAttempt), in the same state, with 50 ms of CPU of its own and what is left of the
+---deadline: send delivery receipts here. `content` is read-only (what was delivered: writes
+---and methods raise "content is read-only after delivery"); http.post, store and log work,
+---download gives nil, "not allowed: ...". What it does never changes or delays the delivery.
+---@param request Request
+---@param content Content
+function afterDelivery(request, content) end
 
 ---Why didReceive did not finish.
 ---@class Reason
@@ -367,8 +376,9 @@ http = {}
 ---@field timeout? number Seconds > 0; never past the request's deadline.
 
 ---Posts `body` (at most 64 KB) to an `https` URL of an allowed host; no redirects, within the
----deadline, never from bestAttempt. Returns the status and the response body (at most 64 KB),
----or nil and an error starting with `not allowed`, `too large`, `timeout`, `network` or `deadline`.
+---deadline, never from bestAttempt (from afterDelivery, after the content was handed over).
+---Returns the status and the response body (at most 64 KB), or nil and an error starting with
+---`not allowed`, `too large`, `too much recorded`, `timeout`, `network` or `deadline`.
 ---@param url string
 ---@param body string
 ---@param options? PostOptions

@@ -8,6 +8,9 @@ public enum JobOutcome<Value: Sendable>: Sendable {
     /// The job did not return by its deadline and grace: the caller got this answer on time,
     /// and the sandbox is abandoned, never to be used again.
     case abandoned
+    /// The job's first deadline came (or it was expired) before a Lua thread was free to start
+    /// it: it never ran and never will, and the sandbox is as it was (it may be used again).
+    case notStarted
 }
 
 /// Runs jobs on a sandbox on the Lua threads, under a deadline that holds even when the script
@@ -22,7 +25,10 @@ public enum JobOutcome<Value: Sendable>: Sendable {
 /// closed by that thread when — if ever — the job returns.
 ///
 /// A job of several phases (a request's `didReceive`, then its `bestAttempt`) runs as one job
-/// on one thread and gives each phase its own deadline with ``JobClock/begin(deadline:onDeadline:)``.
+/// on one thread and gives each phase its own deadline with
+/// ``JobClock/begin(deadline:onDeadline:expirable:)``. A ``JobControl`` makes the current
+/// phase's deadline come now, from outside (the system's time ran out). A job that waits for a
+/// thread past its deadline never runs: its caller is answered ``JobOutcome/notStarted`` then.
 public struct SandboxExecutor: Sendable {
     /// The threads jobs run on.
     public let pool: LuaThreadPool
@@ -38,36 +44,47 @@ public struct SandboxExecutor: Sendable {
     }
 
     /// Runs `body` with the sandbox on a Lua thread and returns what it returned, or
-    /// ``JobOutcome/abandoned`` when it was not back by `deadline` plus `grace`.
+    /// ``JobOutcome/abandoned`` when it was not back by `deadline` plus `grace`, or
+    /// ``JobOutcome/notStarted`` when the deadline came before a thread was free to start it.
     public func run<Value: Sendable>(
         _ sandbox: LuaSandbox,
         deadline: Deadline?,
         grace: Duration = .milliseconds(50),
         onDeadline: (@Sendable () -> Void)? = nil,
+        control: JobControl? = nil,
         _ body: @escaping @Sendable (LuaSandbox) -> Value
     ) async -> JobOutcome<Value> {
-        await run(sandbox, deadline: deadline, grace: grace, onDeadline: onDeadline) { sandbox, _ in body(sandbox) }
+        await run(sandbox, deadline: deadline, grace: grace, onDeadline: onDeadline, control: control) { sandbox, _ in body(sandbox) }
     }
 
     /// Runs `body` with the sandbox and the job's clock on a Lua thread. The job starts under
-    /// `deadline`; ``JobClock/begin(deadline:onDeadline:)`` replaces it for a later phase.
+    /// `deadline`, expirable through `control`; ``JobClock/begin(deadline:onDeadline:expirable:)``
+    /// replaces both for a later phase.
+    ///
+    /// A job still waiting for a thread when its deadline comes (or when `control` expires) is
+    /// answered ``JobOutcome/notStarted`` at once and never runs: the sandbox was not touched.
     public func run<Value: Sendable>(
         _ sandbox: LuaSandbox,
         deadline: Deadline?,
         grace: Duration = .milliseconds(50),
         onDeadline: (@Sendable () -> Void)? = nil,
+        control: JobControl? = nil,
         _ body: @escaping @Sendable (LuaSandbox, JobClock) -> Value
     ) async -> JobOutcome<Value> {
         precondition(!sandbox.isAbandoned, "an abandoned sandbox must not be used again")
-        let once = Once<Value>(sandbox: sandbox, watchdog: watchdog, pool: pool, grace: grace)
+        let once = Once<Value>(sandbox: sandbox, watchdog: watchdog, pool: pool, grace: grace, control: control)
         let clock = JobClock(once)
         let pool = self.pool
         return await withCheckedContinuation { continuation in
-            once.set(continuation)
-            if let deadline { once.begin(deadline: deadline, onDeadline: onDeadline) }
+            once.set(continuation, onDeadline: onDeadline)
+            if let deadline { once.begin(deadline: deadline, onDeadline: onDeadline, expirable: true) }
+            control?.attach(once)
+            // Answered already (expired before it was given here): nothing to run.
+            guard !once.isDone else { return }
             pool.submit {
-                // A job whose caller was answered before it could start does not start.
-                guard !sandbox.isAbandoned else { return pool.stuckJobEnded() }
+                // A job whose caller was answered before it could start does not start, and
+                // does not touch the sandbox: the caller may be using it again.
+                guard once.start() else { return }
                 let value = body(sandbox, clock)
                 // After an abandonment the value is dropped; the last reference to the sandbox
                 // may go with this closure, closing its state on this thread.
@@ -84,15 +101,13 @@ public final class JobClock: Sendable {
     fileprivate init(_ phases: any PhaseClock) { self.phases = phases }
 
     /// Starts a phase of the job with a deadline of its own: from now on only `deadline` (and
-    /// its grace) applies, and `onDeadline` is what runs when it comes. Call it before arming
-    /// the phase's limits: a cancel meant for the phase before cannot reach this one.
-    public func begin(deadline: Deadline, onDeadline: (@Sendable () -> Void)? = nil) {
-        phases.begin(deadline: deadline, onDeadline: onDeadline)
+    /// its grace) applies, and `onDeadline` is what runs when it comes. An `expirable` phase
+    /// ends at once when the job's ``JobControl`` expires; one that is not keeps its deadline.
+    /// Call it before arming the phase's limits: a cancel meant for the phase before cannot
+    /// reach this one.
+    public func begin(deadline: Deadline, onDeadline: (@Sendable () -> Void)? = nil, expirable: Bool = true) {
+        phases.begin(deadline: deadline, onDeadline: onDeadline, expirable: expirable)
     }
-}
-
-private protocol PhaseClock: Sendable {
-    func begin(deadline: Deadline, onDeadline: (@Sendable () -> Void)?)
 }
 
 /// Resumes a continuation exactly once, whoever comes first, and keeps the deadline of the
@@ -101,8 +116,16 @@ private final class Once<Value: Sendable>: PhaseClock, Sendable {
     private struct State {
         var continuation: CheckedContinuation<JobOutcome<Value>, Never>?
         var done = false
+        /// Whether the job got a thread.
+        var started = false
         /// The current phase; a deadline or grace action of an earlier one does nothing.
         var phase = 0
+        /// Whether the current phase ends when the control expires.
+        var expirable = true
+        /// Whether the current phase's deadline came (by its timer or an expiry).
+        var ended = false
+        /// What runs when the current phase's deadline comes.
+        var onDeadline: (@Sendable () -> Void)?
         var timers: [UInt64] = []
     }
 
@@ -111,36 +134,76 @@ private final class Once<Value: Sendable>: PhaseClock, Sendable {
     private let watchdog: DeadlineWatchdog
     private let pool: LuaThreadPool
     private let grace: Duration
+    private let control: JobControl?
 
-    init(sandbox: LuaSandbox, watchdog: DeadlineWatchdog, pool: LuaThreadPool, grace: Duration) {
+    init(sandbox: LuaSandbox, watchdog: DeadlineWatchdog, pool: LuaThreadPool, grace: Duration, control: JobControl?) {
         self.sandbox = sandbox
         self.watchdog = watchdog
         self.pool = pool
         self.grace = grace
+        self.control = control
     }
 
-    func set(_ continuation: CheckedContinuation<JobOutcome<Value>, Never>) {
-        state.withLock { $0.continuation = continuation }
-    }
-
-    func begin(deadline: Deadline, onDeadline: (@Sendable () -> Void)?) {
+    func set(_ continuation: CheckedContinuation<JobOutcome<Value>, Never>, onDeadline: (@Sendable () -> Void)?) {
         state.withLock { s in
-            guard !s.done else { return }
-            s.phase += 1
-            s.timers.forEach(watchdog.cancel)
-            let phase = s.phase
-            s.timers = [watchdog.schedule(at: deadline) { [self] in deadlineCame(phase, onDeadline) }]
+            s.continuation = continuation
+            s.onDeadline = onDeadline
         }
     }
 
-    /// At a phase's deadline: cancels the sandbox and starts the grace.
-    private func deadlineCame(_ phase: Int, _ onDeadline: (@Sendable () -> Void)?) {
+    /// Whether the caller has been answered.
+    var isDone: Bool { state.withLock { $0.done } }
+
+    /// Marks the job as running on its thread; false when its caller was answered before it
+    /// could start (it must then not run).
+    func start() -> Bool {
         state.withLock { s in
+            guard !s.done else { return false }
+            s.started = true
+            return true
+        }
+    }
+
+    func begin(deadline: Deadline, onDeadline: (@Sendable () -> Void)?, expirable: Bool) {
+        state.withLock { s in
+            guard !s.done else { return }
+            s.phase += 1
+            s.expirable = expirable
+            s.ended = false
+            s.onDeadline = onDeadline
+            s.timers.forEach(watchdog.cancel)
+            let phase = s.phase
+            s.timers = [watchdog.schedule(at: deadline) { [self] in deadlineCame(phase) }]
+        }
+    }
+
+    func expireNow() {
+        let phase = state.withLock { s -> Int? in s.expirable ? s.phase : nil }
+        if let phase { deadlineCame(phase, expiring: true) }
+    }
+
+    /// At a phase's deadline: cancels the sandbox and starts the grace; a job that has not
+    /// started is answered at once and never starts.
+    private func deadlineCame(_ phase: Int, expiring: Bool = false) {
+        let unstarted = state.withLock { s -> CheckedContinuation<JobOutcome<Value>, Never>? in
             // Under the lock, so the cancel cannot reach a later phase or job on this sandbox.
-            guard !s.done, s.phase == phase else { return }
-            onDeadline?()
+            guard !s.done, s.phase == phase, !s.ended, !expiring || s.expirable else { return nil }
+            s.ended = true
+            guard s.started else {
+                s.done = true
+                s.timers.forEach(watchdog.cancel)
+                s.timers = []
+                defer { s.continuation = nil }
+                return s.continuation
+            }
+            s.onDeadline?()
             sandbox.cancel()
             s.timers.append(watchdog.schedule(at: .after(grace)) { [self] in graceEnded(phase) })
+            return nil
+        }
+        if let unstarted {
+            control?.detach(self)
+            unstarted.resume(returning: .notStarted)
         }
     }
 
@@ -155,6 +218,7 @@ private final class Once<Value: Sendable>: PhaseClock, Sendable {
             defer { s.continuation = nil }
             return s.continuation
         }
+        if continuation != nil { control?.detach(self) }
         continuation?.resume(returning: .abandoned)
     }
 
@@ -171,6 +235,7 @@ private final class Once<Value: Sendable>: PhaseClock, Sendable {
             return (s.continuation, s.timers)
         }
         timers.forEach(watchdog.cancel)
+        control?.detach(self)
         // the job's work is done: the task it resumes may go on on this thread
         pool.jobFinishing()
         continuation?.resume(returning: .finished(value))

@@ -6,7 +6,8 @@ extension DeliveryResult {
     /// `suppressed` (only when true), `content`, `logs`, `stats`; then what the request
     /// registered with `categories.register`, in order and always present (empty when
     /// nothing): `registeredCategories`, their identifiers, and `categories`, the categories
-    /// whole in the shape `categories.register` takes; and `posts` when it posted. `script`
+    /// whole in the shape `categories.register` takes; and `posts`, always present (empty when
+    /// it posted nothing), those made after delivery marked `"after": true`. `script`
     /// names the script that answered (null when none ran).
     public var jsonValue: JSONValue { .object(jsonObject) }
 
@@ -18,6 +19,7 @@ extension DeliveryResult {
             "stats": .object([
                 "cpuMs": .number(Self.rounded(stats.cpuMs)),
                 "wallMs": .number(Self.rounded(stats.wallMs)),
+                "deliveredMs": .number(Self.rounded(stats.deliveredMs)),
                 "memoryPeakBytes": .integer(Int64(stats.memoryPeakBytes)),
             ]),
         ]
@@ -28,9 +30,7 @@ extension DeliveryResult {
         object["script"] = script?.jsonValue ?? .null
         object["registeredCategories"] = .array(registeredCategories.map { .string($0) })
         object["categories"] = .array(categories.map(\.jsonValue))
-        if !posts.isEmpty {
-            object["posts"] = .array(posts.map(\.jsonValue))
-        }
+        object["posts"] = .array(posts.map(\.jsonValue))
         return object
     }
 
@@ -47,7 +47,7 @@ extension DeliveryResult {
             "reason": JSONKeyOrder(first: ["kind", "message"]),
             "content": NotificationContent.jsonKeyOrder,
             "logs": JSONKeyOrder(first: ["level", "message", "source"]),
-            "stats": JSONKeyOrder(first: ["cpuMs", "wallMs", "memoryPeakBytes"]),
+            "stats": JSONKeyOrder(first: ["cpuMs", "wallMs", "deliveredMs", "memoryPeakBytes"]),
             "script": JSONKeyOrder(first: ["version", "sha256"]),
             "categories": NotificationCategory.jsonKeyOrder,
         ]
@@ -105,6 +105,8 @@ extension DeliveryResult {
         try writer.write(.number(Self.rounded(stats.cpuMs)))
         writer.key("wallMs")
         try writer.write(.number(Self.rounded(stats.wallMs)))
+        writer.key("deliveredMs")
+        try writer.write(.number(Self.rounded(stats.deliveredMs)))
         writer.key("memoryPeakBytes")
         writer.write(integer: Int64(stats.memoryPeakBytes))
         writer.endObject()
@@ -123,10 +125,8 @@ extension DeliveryResult {
         try writer.write(.array(registeredCategories.map { .string($0) }))
         writer.key("categories")
         try writer.write(.array(categories.map(\.jsonValue)), order: nested["categories"] ?? .sorted)
-        if !posts.isEmpty {
-            writer.key("posts")
-            try writer.write(.array(posts.map(\.jsonValue)))
-        }
+        writer.key("posts")
+        try writer.write(.array(posts.map(\.jsonValue)))
         writer.endObject()
     }
 
@@ -153,8 +153,9 @@ extension ScriptIdentity {
 }
 
 extension PostRecord {
-    /// `{"method": "POST", "url": …, "contentType": …, "headers": {…}, "body": …}` (`headers`
-    /// when the script added some); a body that is JSON is given as its value, so that a fixture
+    /// `{"method": "POST", "url": …, "contentType": …, "headers": {…}, "body": …, "after":
+    /// true}` (`headers` when the script added some, `after` for a post made after delivery);
+    /// a body that is JSON is given as its value, so that a fixture
     /// can match it as a subset.
     public var jsonValue: JSONValue {
         let parsed = (try? JSONValue(jsonData: Data(body.utf8))).flatMap { value -> JSONValue? in
@@ -166,6 +167,7 @@ extension PostRecord {
             "method": .string(method), "url": .string(url), "contentType": .string(contentType), "body": parsed ?? .string(body),
         ]
         if !headers.isEmpty { object["headers"] = .object(headers.mapValues { .string($0) }) }
+        if after { object["after"] = .bool(true) }
         return .object(object)
     }
 }

@@ -3,15 +3,16 @@ import LuaSandbox
 /// The reasons a request falls back for a limit or a load failure, and the host's warnings
 /// about `bestAttempt`'s limits: the result owns their wording.
 extension DeliveryResult.Reason {
-    /// The reason for a limit that stopped `didReceive`.
-    static func limit(_ kind: LimitKind, _ limits: ScriptLimits) -> Self {
+    /// The reason for a limit that stopped `didReceive`; a `time` stop says what ended the
+    /// time (`cause`, the host's deadline when nil).
+    static func limit(_ kind: LimitKind, _ limits: ScriptLimits, cause: TimeCause? = nil) -> Self {
         switch kind {
         case .cpu:
             return .init(kind: .cpu, message: "the script used more than its \(ms(limits.cpuTime)) ms of CPU")
         case .memory:
             return .init(kind: .memory, message: "the script's Lua state needed more than \(mib(limits.memoryBytes)) of memory")
         case .time:
-            return .init(kind: .time, message: "the deadline of \(ms(limits.time)) ms came before didReceive returned")
+            return time(cause ?? .deadline(limits.time), .didReceive)
         }
     }
 
@@ -24,11 +25,33 @@ extension DeliveryResult.Reason {
         }
     }
 
-    /// The message of a `load` reason: the script named `script` did not load with `status`.
-    static func loadMessage(_ status: RunStatus, script: String, _ limits: ScriptLimits) -> String {
+    /// The reason for a request whose time ran out at `place`: kind `time`, and a message that
+    /// says what ended the time and where.
+    static func time(_ cause: TimeCause, _ place: TimePlace) -> Self {
+        .init(kind: .time, message: cause.phrase(place.phrase))
+    }
+
+    /// What a limit that stopped `afterDelivery` says in the host's warning; a `time` stop says
+    /// what ended the time (`cause`).
+    static func afterDeliveryLimit(_ kind: LimitKind, _ limits: ScriptLimits, cause: TimeCause?) -> String {
+        switch kind {
+        case .cpu: return "it used more than its \(ms(limits.afterDeliveryCPUTime)) ms of CPU"
+        case .memory: return "its Lua state needed more than \(mib(limits.memoryBytes)) of memory"
+        case .time: return (cause ?? .deadline(limits.time)).phrase("before it returned")
+        }
+    }
+
+    /// The message of a `load` reason: the script named `script` did not load with `status`
+    /// while it compiled (`compiling`) or while its chunk ran; a deadline says what ended the
+    /// time (`cause`, the host's deadline when nil).
+    static func loadMessage(
+        _ status: RunStatus, script: String, _ limits: ScriptLimits, cause: TimeCause? = nil, compiling: Bool = false
+    ) -> String {
         switch status {
         case .error(let message): return message
-        case .limit(.time): return "\(script) did not load: the deadline of \(ms(limits.time)) ms came while its chunk ran"
+        case .limit(.time):
+            let during = compiling ? "while it compiled" : "while its chunk ran"
+            return "\(script) did not load: " + (cause ?? .deadline(limits.time)).phrase(during)
         case .limit(let kind): return "\(script) did not load: \(limit(kind, limits).message)"
         case .completed, .missing: return "\(script) did not load"
         }

@@ -44,15 +44,19 @@ public struct DeliveryResult: Sendable {
     public struct Stats: Sendable, Hashable {
         /// CPU time the script's threads used, in milliseconds.
         public var cpuMs: Double
-        /// Wall-clock time from the request's start to delivery, in milliseconds.
+        /// Wall-clock time of the whole request, from its start to the end of its last phase
+        /// (`afterDelivery`'s, when it ran), in milliseconds.
         public var wallMs: Double
+        /// When the content was handed over, in milliseconds from the request's start.
+        public var deliveredMs: Double
         /// The most bytes the Lua state held during the request.
         public var memoryPeakBytes: Int
 
-        /// Stats.
-        public init(cpuMs: Double, wallMs: Double, memoryPeakBytes: Int) {
+        /// Stats; `deliveredMs` is `wallMs` when not given (nothing ran after delivery).
+        public init(cpuMs: Double, wallMs: Double, deliveredMs: Double? = nil, memoryPeakBytes: Int) {
             self.cpuMs = cpuMs
             self.wallMs = wallMs
+            self.deliveredMs = deliveredMs ?? wallMs
             self.memoryPeakBytes = memoryPeakBytes
         }
     }
@@ -74,7 +78,8 @@ public struct DeliveryResult: Sendable {
     /// The categories the request registered, whole (actions with titles, options, icons,
     /// text input), in order.
     public var categories: [NotificationCategory]
-    /// The posts `http.post` made, in order.
+    /// The posts `http.post` made, in order (those of `afterDelivery` last, marked
+    /// ``PostRecord/after``).
     public var posts: [PostRecord]
     /// The script that answered; nil when none ran (no script, or one that could not be read).
     public var script: ScriptIdentity?

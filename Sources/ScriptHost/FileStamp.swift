@@ -9,24 +9,24 @@ import Darwin
 ///
 /// A change of content shows as a new size, modification or change time (nanoseconds), or a new
 /// inode (an editor that saves by renaming a new file over the old one).
-struct FileStamp: Sendable, Hashable {
-    var device: UInt64
-    var inode: UInt64
-    var size: Int64
+package struct FileStamp: Sendable, Hashable {
+    package var device: UInt64
+    package var inode: UInt64
+    package var size: Int64
     /// Modification time in nanoseconds since the epoch.
-    var modified: Int64
+    package var modified: Int64
     /// Status change time in nanoseconds since the epoch.
-    var changed: Int64
+    package var changed: Int64
 
     /// How recent a stamp's times may be for a change within the same clock tick to go
     /// unseen: file times come from a coarse clock (one kernel tick, up to 10 ms), so a file
     /// written twice within one tick at the same size keeps its stamp. A version read within
     /// this window of its times is read again on the next lookup.
-    static let settleTime: Int64 = 50_000_000
+    package static let settleTime: Int64 = 50_000_000
 
     /// Whether a later change of the file must show in its stamp, judged at `now` (ns since
     /// the epoch).
-    func isSettled(at now: Int64) -> Bool {
+    package func isSettled(at now: Int64) -> Bool {
         now - max(modified, changed) >= Self.settleTime
     }
 }
@@ -55,7 +55,7 @@ enum FileContents: Sendable {
 
 /// The platform's file calls, kept here so the script directory, modules and state files do
 /// not see them.
-enum ScriptFileSystem {
+package enum ScriptFileSystem {
     /// Stats `path` (following symbolic links).
     static func observe(_ path: String) -> FileObservation {
         var info = stat()
@@ -68,7 +68,7 @@ enum ScriptFileSystem {
     }
 
     /// The stamp of whatever is at `path` (following symbolic links), nil when nothing is.
-    static func stamp(at path: String) -> FileStamp? {
+    package static func stamp(at path: String) -> FileStamp? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
         return stamp(info)
@@ -108,7 +108,7 @@ enum ScriptFileSystem {
     }
 
     /// Now on the clock file times are taken from, in nanoseconds since the epoch.
-    static func now() -> Int64 {
+    package static func now() -> Int64 {
         var ts = timespec()
         clock_gettime(CLOCK_REALTIME, &ts)
         return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)

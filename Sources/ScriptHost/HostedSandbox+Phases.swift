@@ -13,8 +13,10 @@ struct MainPhase: Sendable {
 
     var end: End
     var hasBestAttempt = false
+    var hasAfterDelivery = false
     var cost = PhaseCost()
-    /// The environment and objects `bestAttempt` runs with, when it is to run.
+    /// The environment and objects `bestAttempt` and `afterDelivery` run with, when one of
+    /// them is to run.
     var session: Session?
 }
 
@@ -36,27 +38,33 @@ struct PhaseCost: Sendable, Hashable {
 }
 
 /// What a request's job hands back: how `didReceive` ended (its `bestAttempt` ran already, if
-/// it was to run) and what the job cost.
+/// it was to run), what the job cost, and the session `afterDelivery` is to run in (kept only
+/// when the script defines it).
 struct RequestOutcome: Sendable {
     var end: MainPhase.End
     var cost: PhaseCost
+    var afterDelivery: Session?
 }
 
 extension HostedSandbox {
     /// Runs the whole request on this thread: the chunk, `didReceive`, and `bestAttempt` when
-    /// `didReceive` did not finish, each phase under its own deadline on `clock`.
+    /// `didReceive` did not finish, each phase under its own deadline on `clock` (`bestAttempt`'s
+    /// is its own: an expiry does not cut it short). The session is kept for `afterDelivery`
+    /// when the script defines one.
     func runRequest(_ run: RequestRun, script: Script, clock: JobClock) -> RequestOutcome {
         let main = runMain(run, script: script)
         var outcome = RequestOutcome(end: main.end, cost: main.cost)
         guard let session = main.session else { return outcome }
-        guard case .failed(let reason) = main.end,
-              run.advance(from: .didReceive, to: .bestAttempt, stage: .bestAttempt(after: reason))
-        else {
-            finish(session)
-            return outcome
+        if case .failed(let reason) = main.end, main.hasBestAttempt,
+           run.advance(from: .didReceive, to: .bestAttempt, stage: .bestAttempt(after: reason)) {
+            clock.begin(deadline: .after(run.limits.bestAttemptTime), onDeadline: { run.cancelDownloads() }, expirable: false)
+            outcome.cost = outcome.cost + runBestAttempt(run, session: session, reason: reason)
         }
-        clock.begin(deadline: .after(run.limits.bestAttemptTime), onDeadline: { run.cancelDownloads() })
-        outcome.cost = outcome.cost + runBestAttempt(run, session: session, reason: reason)
+        if main.hasAfterDelivery {
+            outcome.afterDelivery = session
+        } else {
+            finish(session)
+        }
         return outcome
     }
 
@@ -95,8 +103,9 @@ extension HostedSandbox {
             switch sandbox.call("didReceive", in: session.environment, arguments: [session.request, session.content]) {
             case .completed, .missing: phase.end = .completed
             case .error(let message): phase.end = .failed(.init(kind: .error, message: message))
-            case .limit(let kind): phase.end = .failed(DeliveryResult.Reason.limit(kind, run.limits))
+            case .limit(let kind): phase.end = .failed(DeliveryResult.Reason.limit(kind, run.limits, cause: run.timeCause))
             }
+            run.record(.readBack, in: .didReceive)
             if let problem = contentModule.readBackUserInfo(Binding(run: run, phase: .didReceive), object: session.content) {
                 if case .completed = phase.end {
                     phase.end = .failed(.init(kind: .error, message: problem))
@@ -113,6 +122,7 @@ extension HostedSandbox {
         }
         phase.cost = PhaseCost(cpu: cpu, peak: sandbox.memoryPeak)
         if case .failed = phase.end, phase.hasBestAttempt { return phase }
+        if phase.hasAfterDelivery, phase.session != nil { return phase }
         if let session = phase.session { finish(session) }
         phase.session = nil
         return phase
@@ -120,32 +130,35 @@ extension HostedSandbox {
 
     /// Compiles the script if needed, makes a fresh environment, runs the chunk and makes the
     /// request's objects. A phase with a session when `didReceive` can be called.
-    private func prepare(_ run: RequestRun, script: Script, recording: Bool = true) -> MainPhase {
+    private func prepare(_ run: RequestRun, script: Script) -> MainPhase {
         let chunk: CompiledChunk
+        run.record(.compiling, in: .didReceive)
         switch self.chunk(for: script) {
         case .success(let compiled): chunk = compiled
         case .failure(.tooLarge(let bytes)): return MainPhase(end: .load(ScriptCompiler.tooLargeMessage(script.name, bytes: bytes)))
-        case .failure(.refused(let status)): return MainPhase(end: .load(DeliveryResult.Reason.loadMessage(status, script: script.name, run.limits)))
+        case .failure(.refused(let status)):
+            return MainPhase(end: .load(DeliveryResult.Reason.loadMessage(status, script: script.name, run.limits, cause: run.timeCause, compiling: true)))
         }
         hooksModule.installNewHooks()
         requireModule.moduleBase = script.directory
         guard let environment = requireModule.makeRequestEnvironment() else {
             return MainPhase(end: .load("not enough memory to set up \(script.name)"))
         }
-        if recording { run.record(.loading, in: .didReceive) }
+        run.record(.loading, in: .didReceive)
         let loaded = sandbox.run(chunk, in: environment)
-        if recording { run.record(.didReceive, in: .didReceive) }
+        run.record(.didReceive, in: .didReceive)
         switch loaded {
         case .completed, .missing: break
         case let status:
             sandbox.release(environment)
-            return MainPhase(end: .load(DeliveryResult.Reason.loadMessage(status, script: script.name, run.limits)))
+            return MainPhase(end: .load(DeliveryResult.Reason.loadMessage(status, script: script.name, run.limits, cause: run.timeCause)))
         }
         guard sandbox.typeOfGlobal("didReceive", in: environment) == "function" else {
             sandbox.release(environment)
             return MainPhase(end: .load("\(script.name) defines no didReceive function"))
         }
         let hasBestAttempt = sandbox.typeOfGlobal("bestAttempt", in: environment) == "function"
+        let hasAfterDelivery = sandbox.typeOfGlobal("afterDelivery", in: environment) == "function"
         guard let request = contentModule.makeRequestValue() else {
             sandbox.release(environment)
             return MainPhase(end: .failed(DeliveryResult.Reason.limit(.memory, run.limits)))
@@ -156,7 +169,7 @@ extension HostedSandbox {
             return MainPhase(end: .failed(DeliveryResult.Reason.limit(.memory, run.limits)))
         }
         return MainPhase(
-            end: .completed, hasBestAttempt: hasBestAttempt,
+            end: .completed, hasBestAttempt: hasBestAttempt, hasAfterDelivery: hasAfterDelivery,
             session: Session(environment: environment, request: request, content: content))
     }
 
@@ -164,8 +177,7 @@ extension HostedSandbox {
     /// it does not fit in the state.
     static let bestAttemptMessageCut = 1024
 
-    /// Runs `bestAttempt(content, reason, request)` under its own small budget, then lets go of
-    /// the session.
+    /// Runs `bestAttempt(content, reason, request)` under its own small budget.
     func runBestAttempt(_ run: RequestRun, session: Session, reason: DeliveryResult.Reason) -> PhaseCost {
         let limits = RunLimits(
             cpuTime: run.limits.bestAttemptCPUTime,
@@ -194,7 +206,6 @@ extension HostedSandbox {
             sandbox.markLimitHit()
             run.log(.warn, "bestAttempt returned past its budget: \(DeliveryResult.Reason.bestAttemptLimit(.cpu, run.limits))", host: true)
         }
-        finish(session)
         return PhaseCost(cpu: cpu, peak: sandbox.memoryPeak)
     }
 
@@ -213,27 +224,29 @@ extension HostedSandbox {
         return sandbox.makeValue(table("\(cut)… (cut from \(utf8.count) bytes)"))
     }
 
-    /// Runs the script from scratch in this (fresh) sandbox and calls only `bestAttempt`: the
-    /// state that ran `didReceive` is stuck and abandoned.
-    func runBestAttemptFresh(_ run: RequestRun, script: Script, reason: DeliveryResult.Reason) -> PhaseCost {
+    /// Runs `afterDelivery(request, content)` after the content was handed over, under its own
+    /// CPU budget and what is left of the request's deadline, then lets go of the session.
+    /// What it does changes nothing delivered: a failure or a limit is a host warning.
+    func runAfterDelivery(_ run: RequestRun, session: Session) -> PhaseCost {
         sandbox.resetMemoryPeak()
         let limits = RunLimits(
-            cpuTime: run.limits.bestAttemptCPUTime, memoryBytes: run.limits.memoryBytes + run.limits.bestAttemptMemoryHeadroom,
-            deadline: .after(run.limits.bestAttemptTime))
-        let (phase, cpu) = inPhase(run, .bestAttempt, limits) { prepare(run, script: script, recording: false) }
-        guard let session = phase.session else {
-            if case .load(let message) = phase.end {
-                run.log(.warn, "bestAttempt was not called: the script did not load again in a fresh state: \(message)", host: true)
-            } else {
-                run.log(.warn, "bestAttempt was not called: a fresh state could not be set up for it", host: true)
+            cpuTime: run.limits.afterDeliveryCPUTime, memoryBytes: max(sandbox.memoryUsed, run.limits.memoryBytes),
+            deadline: run.deadline)
+        let (returned, cpu) = inPhase(run, .afterDelivery, limits) { () -> Bool in
+            switch sandbox.call("afterDelivery", in: session.environment, arguments: [session.request, session.content]) {
+            case .completed, .missing: return true
+            case .error(let message): run.log(.warn, "afterDelivery failed: \(message)", host: true)
+            case .limit(let kind): run.log(.warn, "afterDelivery was stopped: \(DeliveryResult.Reason.afterDeliveryLimit(kind, run.limits, cause: run.afterDeliveryCause))", host: true)
             }
-            return PhaseCost(cpu: cpu, peak: sandbox.memoryPeak)
+            return false
         }
-        guard phase.hasBestAttempt else {
-            finish(session)
-            return PhaseCost(cpu: cpu, peak: sandbox.memoryPeak)
+        // Its budget is also checked when it returns: C code runs without the hook.
+        if returned, cpu > run.limits.afterDeliveryCPUTime {
+            sandbox.markLimitHit()
+            run.log(.warn, "afterDelivery returned past its budget: \(DeliveryResult.Reason.afterDeliveryLimit(.cpu, run.limits, cause: nil))", host: true)
         }
-        return PhaseCost(cpu: cpu, peak: 0) + runBestAttempt(run, session: session, reason: reason)
+        finish(session)
+        return PhaseCost(cpu: cpu, peak: sandbox.memoryPeak)
     }
 
     /// Lets go of a request's Lua values; collects garbage when the state holds a lot, so the

@@ -9,14 +9,19 @@ import Synchronization
 /// every accepted write lands at once, so a script stopped half-way still leaves its best
 /// attempt. Each write names the phase it comes from (``RequestPhase``); only the current
 /// phase's writes land. When the host gives up on a phase (its state is stuck) it moves the
-/// request on, and the stuck thread can no longer change what is delivered.
+/// request on, and the stuck thread can no longer change what is delivered. After delivery,
+/// `afterDelivery` may add posts and log entries, never content.
 final class RequestRun: Sendable {
     let identifier: String
     let app: String?
     let locales: [String]
     let limits: ScriptLimits
     let started: Deadline
+    /// When `didReceive` must have returned: the host's deadline or the system's, whichever
+    /// comes first.
     let deadline: Deadline
+    /// The system's deadline from the request's start, if it came with one.
+    let expiry: Duration?
     /// The content before the script ran (after localized alert keys were resolved).
     let original: NotificationContent
     let keys: [String: [UInt8]]
@@ -26,6 +31,10 @@ final class RequestRun: Sendable {
     /// Answers for posts, and where posts may go.
     let http: [String: PostAnswer]
     let postPolicy: PostPolicy
+    /// The media directory `content:attach{path = …}` reads: the request's, else the host's.
+    let mediaDirectory: URL?
+    /// Ends the current phase of the request's job from outside (``expire()``).
+    let control = JobControl()
     /// Where request folders for downloads and attachments go.
     private let attachmentRoot: URL
     /// This request's folder, named on first use.
@@ -39,31 +48,51 @@ final class RequestRun: Sendable {
         /// Where the request's job is, for the host when it gives the job up.
         var stage = DeliveryPlan.Stage.waiting
         var registeredCategories: [String] = []
-        /// The categories the request registered, whole, in order.
+        /// The categories the request registered, whole, in order, one per identifier.
         var categories: [NotificationCategory] = []
+        /// The bytes each of ``categories`` counts for in the record budget.
+        var categorySizes: [Int] = []
+        /// Where each identifier is in ``categories``.
+        var categoryIndex: [String: Int] = [:]
         var posts: [PostRecord] = []
+        /// The bytes the posts, categories and attachments hold, against ``ScriptLimits/recordBytes``.
+        var recordedBytes = 0
         /// The script that answers the request, once it is known.
         var script: ScriptIdentity?
         var downloadsAllowed = true
-        var downloads: [Int: @Sendable () -> Void] = [:]
-        var nextDownload = 0
+        /// What cuts short the host's waits in flight (downloads, posts, hooks) by id.
+        var waits: [Int: @Sendable () -> Void] = [:]
+        var nextWait = 0
         var cancelled = false
+        /// What ended the request's time first, once something did.
+        var cause: TimeCause?
+        /// Whether the system's time ran out (``expire()``).
+        var expired = false
+        /// Told when the system's time runs out (a lookup waiting for its script).
+        var expiryWatchers: [Int: @Sendable () -> Void] = [:]
+        /// When the content was handed over.
+        var deliveredAt: Deadline?
     }
 
-    private let state: Mutex<State>
+    /// Everything above, behind one lock.
+    let state: Mutex<State>
 
     init(
         identifier: String, app: String?, locales: [String], limits: ScriptLimits, content: NotificationContent,
         keys: [String: [UInt8]], media: [String: MediaAnswer], attachmentRoot: URL, allowHTTPHosts: Set<String> = [],
-        http: [String: PostAnswer] = [:], allowPostHosts: Set<String> = []
+        http: [String: PostAnswer] = [:], allowPostHosts: Set<String> = [], mediaDirectory: URL? = nil,
+        expiry: Duration? = nil
     ) {
         self.identifier = identifier
         self.app = app
         // `request.locales` is `{"en"}` when the host is told none.
         self.locales = locales.isEmpty ? ["en"] : locales
         self.limits = limits
-        self.started = .now()
-        self.deadline = started.advanced(by: limits.time)
+        let started = Deadline.now()
+        self.started = started
+        self.expiry = expiry
+        let hostDeadline = started.advanced(by: limits.time)
+        self.deadline = expiry.map { min(started.advanced(by: max($0, .zero)), hostDeadline) } ?? hostDeadline
         self.original = content
         self.keys = keys
         self.media = media
@@ -71,6 +100,7 @@ final class RequestRun: Sendable {
         self.attachmentRoot = attachmentRoot
         self.http = http
         self.postPolicy = PostPolicy(allowedHosts: allowPostHosts)
+        self.mediaDirectory = mediaDirectory
         self.state = Mutex(State(content: content))
     }
 
@@ -135,10 +165,11 @@ final class RequestRun: Sendable {
         state.withLock { body($0.content) }
     }
 
-    /// Changes the content if `phase` is the current one. Returns nil when it is not.
+    /// Changes the content if `phase` is the current one and not after delivery (the content
+    /// is handed over then). Returns nil when it is not.
     func write<T>(_ phase: RequestPhase, _ body: (inout State) -> T) -> T? {
         state.withLock { s in
-            guard s.phase == phase else { return nil }
+            guard s.phase == phase, phase != .afterDelivery else { return nil }
             return body(&s)
         }
     }
@@ -150,39 +181,32 @@ final class RequestRun: Sendable {
         state.withLock { $0.log.add(LogEntry(level: level, message: message, source: host ? "host" : nil)) }
     }
 
-    // MARK: Downloads
-
-    /// Registers a download's cancel action; nil when downloads may not start (the deadline
-    /// came, or `bestAttempt` is running).
-    func beginDownload(cancel: @escaping @Sendable () -> Void) -> Int? {
-        state.withLock { s in
-            guard s.downloadsAllowed, !s.cancelled else { return nil }
-            s.nextDownload += 1
-            s.downloads[s.nextDownload] = cancel
-            return s.nextDownload
-        }
-    }
-
-    func endDownload(_ id: Int) { _ = state.withLock { $0.downloads.removeValue(forKey: id) } }
-
-    /// Cancels every download in flight and refuses new ones (the deadline came).
-    func cancelDownloads() {
-        let cancels = state.withLock { s -> [@Sendable () -> Void] in
-            s.cancelled = true
-            s.downloadsAllowed = false
-            defer { s.downloads.removeAll() }
-            return Array(s.downloads.values)
-        }
-        cancels.forEach { $0() }
-    }
-
-    /// Whether the deadline's cancel has come.
-    var isCancelled: Bool { state.withLock { $0.cancelled } }
-
     // MARK: Delivery
 
-    /// Ends all writing and returns what is delivered.
+    /// Ends all writing and returns what is delivered; the time of delivery is taken now.
     func seal() -> State {
+        state.withLock { s in
+            s.phase = .sealed
+            if s.deliveredAt == nil { s.deliveredAt = .now() }
+            return s
+        }
+    }
+
+    /// Opens the request for `afterDelivery`: posts and log entries land again, the content
+    /// stays as delivered, no download may start, and its waits answer a cancel of their own.
+    /// False when the system's time ran out already.
+    func beginAfterDelivery() -> Bool {
+        state.withLock { s in
+            guard s.phase == .sealed, !s.expired else { return false }
+            s.phase = .afterDelivery
+            s.cancelled = false
+            s.downloadsAllowed = false
+            return true
+        }
+    }
+
+    /// Ends `afterDelivery`'s writing (or that the host gave up on it) and returns the state.
+    func sealAfterDelivery() -> State {
         state.withLock { s in
             s.phase = .sealed
             return s

@@ -27,6 +27,8 @@ extension ScriptDirectory {
         case rejected(String, bytes: [UInt8]?, stamp: FileStamp?, settled: Bool)
         /// The file is gone.
         case absent
+        /// No Lua thread was free to check it: nothing changes, and a later lookup tries again.
+        case unchecked(String)
     }
 
     /// How long a compile check may take before its state is given up.
@@ -52,11 +54,16 @@ extension ScriptDirectory {
         let outcome = await executor.run(compiler, deadline: .after(Self.compileDeadline)) { sandbox in
             Self.examine(reload, in: sandbox, memoryLimit: memoryLimit)
         }
-        guard case .finished(let examination) = outcome else {
+        switch outcome {
+        case .finished(let examination):
+            compilers.checkIn(compiler)
+            return examination
+        case .notStarted:
+            compilers.checkIn(compiler)
+            return .unchecked("\(name) could not be checked: no Lua thread was free within \(Self.compileDeadline)")
+        case .abandoned:
             return .rejected("\(name) did not compile within \(Self.compileDeadline)", bytes: nil, stamp: nil, settled: false)
         }
-        compilers.checkIn(compiler)
-        return examination
     }
 
     /// Reads the file and compiles it unless it holds the bytes seen before. On a Lua thread.
@@ -104,9 +111,15 @@ extension ScriptDirectory {
             // The file was deleted meanwhile: the waiting requests get what this reload found.
             switch examination {
             case .compiled(let script, _, _): return (.script(script), nil)
-            case .rejected(let message, _, _, _): return (.failed(message), nil)
+            case .rejected(let message, _, _, _), .unchecked(let message): return (.failed(message), nil)
             case .same, .absent: return (.missing, nil)
             }
+        }
+        if case .unchecked(let message) = examination {
+            // Nothing was learnt: the entry stays as it was, and the next lookup reloads.
+            if entry.pending?.sequence == reload.sequence { entry.pending = nil }
+            s.entries[reload.app] = entry
+            return (entry.lastGood.map { .script($0) } ?? (entry.version == 0 ? .failed(message) : entry.lookup), nil)
         }
         if entry.pending?.sequence == reload.sequence { entry.pending = nil }
         defer { s.entries[reload.app] = entry }
@@ -141,6 +154,8 @@ extension ScriptDirectory {
                 ? nil : .rejected(app: reload.app, message: message, keepingLastGood: entry.lastGood != nil)
             entry.rejection = message
             return (entry.lookup, event)
+        case .unchecked:
+            return (entry.lookup, nil)
         case .absent:
             entry.applied = reload.sequence
             entry.stamp = nil

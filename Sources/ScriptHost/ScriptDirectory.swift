@@ -78,23 +78,33 @@ public final class ScriptDirectory: Sendable {
     /// Concurrent lookups of one changed file share one reload. Costs one `stat` when nothing
     /// changed.
     public func script(for app: String?) async -> ScriptLookup {
-        guard let app, let path = filePath(for: app) else { return .missing }
+        switch lookupStep(for: app) {
+        case .ready(let lookup): return lookup
+        case .wait(let task, _): return await task.value
+        }
+    }
+
+    /// What a lookup of `app`'s script does: answer at once, or wait for the reload of its
+    /// file (started here, or in flight already), named.
+    func lookupStep(for app: String?) -> Step {
+        guard let app, let path = filePath(for: app) else { return .ready(.missing) }
         let observed: FileStamp?
         switch ScriptFileSystem.observe(path) {
         case .absent:
             state.withLock { _ = $0.entries.removeValue(forKey: app) }
-            return .missing
+            return .ready(.missing)
         case .unreadable:
             observed = nil
         case .file(let stamp):
             observed = stamp
         }
-        let step = state.withLock { s -> Step in
+        let name = app + ".lua"
+        return state.withLock { s -> Step in
             if let observed, let entry = s.entries[app], entry.stamp == observed, entry.settled {
                 return .ready(entry.lookup)
             }
             if let pending = s.entries[app]?.pending, pending.stamp == observed {
-                return .wait(pending.task)
+                return .wait(pending.task, name)
             }
             s.sequence += 1
             let sequence = s.sequence
@@ -104,11 +114,7 @@ public final class ScriptDirectory: Sendable {
             let task = Task { await self.perform(reload) }
             entry.pending = Pending(stamp: observed, sequence: sequence, task: task)
             s.entries[app] = entry
-            return .wait(task)
-        }
-        switch step {
-        case .ready(let lookup): return lookup
-        case .wait(let task): return await task.value
+            return .wait(task, name)
         }
     }
 
@@ -155,7 +161,9 @@ public final class ScriptDirectory: Sendable {
 
     /// What a lookup does next.
     enum Step {
+        /// Answer with this.
         case ready(ScriptLookup)
-        case wait(Task<ScriptLookup, Never>)
+        /// Wait for the reload of the file named.
+        case wait(Task<ScriptLookup, Never>, String)
     }
 }

@@ -7,72 +7,117 @@ extension ScriptHost {
     /// state up as stuck.
     static let stuckGrace = Duration.milliseconds(50)
 
-    /// Delivers one request: runs the app's script and returns what it delivered. Always
-    /// returns, exactly once, by the request's deadline plus `bestAttempt`'s time.
+    /// Delivers one request: runs the app's script and returns the whole result, after
+    /// `afterDelivery` (if the script defines one) ended. Always returns, exactly once; the
+    /// content is settled by the request's deadline plus `bestAttempt`'s time.
     ///
-    /// The request runs as one job on one Lua thread — the chunk, `didReceive`, and
-    /// `bestAttempt` when needed — and is answered once; ``DeliveryPlan`` decides what follows
-    /// how the job ended.
+    /// Cancelling the task that awaits it says the system's time ran out, as
+    /// ``DeliverySession/expire()`` does: the script is stopped and the best attempt returned.
+    /// ``start(_:script:)`` gives the content as soon as it is handed over instead.
     public func deliver(_ request: NotificationRequest, script lookup: ScriptLookup) async -> DeliveryResult {
-        let run = makeRun(request)
+        await deliver(request, .lookup(lookup))
+    }
+
+    /// Runs a request in the awaiting task, expiring it when that task is cancelled.
+    func deliver(_ request: NotificationRequest, _ source: ScriptSource) async -> DeliveryResult {
+        let session = makeSession(request)
+        return await withTaskCancellationHandler {
+            await perform(session, request, source)
+            return await session.finished()
+        } onCancel: {
+            session.expire()
+        }
+    }
+
+    /// A session for `request`, not started.
+    func makeSession(_ request: NotificationRequest) -> DeliverySession {
+        DeliverySession(run: makeRun(request))
+    }
+
+    /// Runs the session's request to its end: finds its script, runs it as one job on one Lua
+    /// thread — the chunk, `didReceive`, and `bestAttempt` when needed — and hands the content
+    /// over; then runs `afterDelivery` as a second job in the same state when the script
+    /// defines it, and finishes the session. ``DeliveryPlan`` decides what follows how the
+    /// first job ended.
+    func perform(_ session: DeliverySession, _ request: NotificationRequest, _ source: ScriptSource) async {
+        let run = session.run
         let runtime = runtime(for: run.app)
         runtime.categories.declare(request.categories)
+        let lookup: ScriptLookup
+        switch source {
+        case .lookup(let given):
+            lookup = given
+        case .directory(let directory):
+            switch await lookUp(request.resolvedApp, in: directory, for: run) {
+            case .found(let found): lookup = found
+            case .fallback(let reason): return session.finish(finish(run, reason, original: true))
+            }
+        }
+        let (result, after) = await runScript(run, runtime, lookup)
+        guard let after else { return session.finish(result) }
+        session.deliver(result)
+        session.finish(await runAfterDelivery(run, after, delivered: result))
+    }
+
+    /// Runs the script's request job and returns what is delivered, with what `afterDelivery`
+    /// runs in when it is to run.
+    private func runScript(_ run: RequestRun, _ runtime: AppRuntime, _ lookup: ScriptLookup) async -> (DeliveryResult, AfterDelivery?) {
         let script: Script
         switch lookup {
         case .missing:
-            return finish(run, .init(kind: .noScript, message: "no script for app \(run.app ?? "(none)")"), original: true)
+            return (finish(run, .init(kind: .noScript, message: "no script for app \(run.app ?? "(none)")"), original: true), nil)
         case .failed(let message):
-            return finish(run, .init(kind: .load, message: message), original: true)
+            return (finish(run, .init(kind: .load, message: message), original: true), nil)
         case .script(let found):
             script = found
         }
         run.answered(by: script)
         guard script.source.count <= Script.maximumSize else {
-            return finish(run, .init(kind: .load, message: ScriptCompiler.tooLargeMessage(script.name, bytes: script.source.count)), original: true)
+            return (finish(run, .init(kind: .load, message: ScriptCompiler.tooLargeMessage(script.name, bytes: script.source.count)), original: true), nil)
         }
         let pool = services.executor.pool
         guard !pool.isHeldByStuckJobs else {
-            return finish(run, .init(kind: .time, message: "the script was not run: all \(pool.maxThreads) Lua threads are held by scripts that did not stop at their deadlines"), original: true)
+            return (finish(run, .init(kind: .time, message: Self.heldMessage(pool)), original: true), nil)
         }
         let sandboxes = runtime.pool(services)
         let hosted: HostedSandbox
-        let job: JobOutcome<RequestOutcome>
-        switch await runJob(run, in: sandboxes, { hosted, clock in hosted.runRequest(run, script: script, clock: clock) }) {
-        case .ran(let sandbox, let outcome): (hosted, job) = (sandbox, outcome)
-        case .noSandbox(let result): return result
+        do {
+            hosted = try sandboxes.checkOut()
+        } catch {
+            return (finish(run, .init(kind: .load, message: error.message), original: true), nil)
         }
+        let job = await services.executor.run(
+            hosted.sandbox, deadline: run.deadline, grace: Self.stuckGrace, onDeadline: { run.deadlineCame() }, control: run.control
+        ) { _, clock in hosted.runRequest(run, script: script, clock: clock) }
         switch job {
         case .finished(let outcome):
             let delivery = DeliveryPlan.afterJob(outcome.end)
-            return finish(run, delivery.reason, original: delivery.original, cost: outcome.cost)
+            let result = finish(run, delivery.reason, original: delivery.original, cost: outcome.cost)
+            if let session = outcome.afterDelivery {
+                return (result, AfterDelivery(hosted: hosted, sandboxes: sandboxes, session: session, cost: outcome.cost))
+            }
+            sandboxes.checkIn(hosted)
+            return (result, nil)
+        case .notStarted:
+            // It never ran: the sandbox is as it was.
+            sandboxes.checkIn(hosted)
+            let cause = run.timeCause
+            return (finish(run, DeliveryResult.Reason.time(cause, cause == .expired ? .start : .queue), original: true), nil)
         case .abandoned:
             // The state is stuck where no check reaches (a host call that ignores cancellation).
             // What the thread used so far is its CPU time; the thread keeps it.
-            var cost = PhaseCost(cpu: hosted.sandbox.runCPUTime ?? .zero, peak: hosted.sandbox.memoryPeak)
+            let cost = PhaseCost(cpu: hosted.sandbox.runCPUTime ?? .zero, peak: hosted.sandbox.memoryPeak)
             // The stuck thread may write no more, whatever follows.
             let stage = run.takeOverFromStuckJob()
-            switch DeliveryPlan.afterAbandonment(at: stage, script: script.name, limits: run.limits) {
-            case .deliver(let reason, let original, let warning):
-                if let warning { run.log(.warn, warning, host: true) }
-                return finish(run, reason, original: original, cost: cost)
-            case .bestAttemptInFreshState(let reason):
-                run.log(.warn, "the script did not stop at the deadline; its Lua state was abandoned", host: true)
-                if let fresh = try? sandboxes.checkOut() {
-                    let best = await services.executor.run(
-                        fresh.sandbox, deadline: .after(run.limits.bestAttemptTime), grace: Self.stuckGrace,
-                        onDeadline: { run.cancelDownloads() }
-                    ) { _ in fresh.runBestAttemptFresh(run, script: script, reason: reason) }
-                    switch best {
-                    case .finished(let spent): cost = cost + spent
-                    case .abandoned: run.log(.warn, DeliveryPlan.afterFreshBestAttemptAbandoned(run.limits), host: true)
-                    }
-                    sandboxes.checkIn(fresh)
-                } else {
-                    run.log(.warn, "bestAttempt was not called: no fresh Lua state could be made for it", host: true)
-                }
-                return finish(run, reason, original: false, cost: cost)
-            }
+            let delivery = DeliveryPlan.afterAbandonment(at: stage, script: script.name, limits: run.limits, cause: run.timeCause)
+            if let warning = delivery.warning { run.log(.warn, warning, host: true) }
+            return (finish(run, delivery.reason, original: delivery.original, cost: cost), nil)
         }
+    }
+
+    /// Why a request falls back at once when every thread of `pool` is held by a stuck job.
+    static func heldMessage(_ pool: LuaThreadPool) -> String {
+        "the script was not run: all \(pool.maxThreads) Lua threads are held by scripts that did not stop at their deadlines"
     }
 
     func makeRun(_ request: NotificationRequest) -> RequestRun {
@@ -88,14 +133,16 @@ extension ScriptHost {
             keys: configuration.keys.merging(request.keys) { $1 },
             media: configuration.media.merging(request.media) { $1 },
             attachmentRoot: configuration.attachmentDirectory,
-            allowHTTPHosts: configuration.allowHTTPHosts.union(request.allowHTTPHosts),
-            http: request.http, allowPostHosts: configuration.allowPostHosts.union(request.allowPostHosts))
+            allowHTTPHosts: request.httpHosts(host: configuration.allowHTTPHosts),
+            http: request.http, allowPostHosts: request.postHosts(host: configuration.allowPostHosts),
+            mediaDirectory: request.mediaDirectory ?? configuration.mediaDirectory,
+            expiry: request.expiry)
         for warning in request.payload.warnings { run.log(.warn, warning, host: true) }
         return run
     }
 
     /// Seals the run and builds the result: completed without a reason, else a fallback; the
-    /// content as it stands (or the original).
+    /// content as it stands (or the original). The moment of delivery is now.
     func finish(
         _ run: RequestRun, _ reason: DeliveryResult.Reason?, original: Bool = false, cost: PhaseCost = PhaseCost()
     ) -> DeliveryResult {
@@ -104,10 +151,12 @@ extension ScriptHost {
         run.cancelDownloads()
         let content = original ? run.original : state.content
         removeUnattachedFiles(run, keeping: content)
+        let wallMs = (Deadline.now().nanoseconds - run.started.nanoseconds).millisecondsFromNanoseconds
+        let deliveredMs = state.deliveredAt.map { ($0.nanoseconds - run.started.nanoseconds).millisecondsFromNanoseconds } ?? wallMs
         return DeliveryResult(
             outcome: outcome, reason: reason, suppressed: original ? false : state.suppressed, content: content,
             logs: state.log.final,
-            stats: .init(cpuMs: cost.cpu.milliseconds, wallMs: (Deadline.now().nanoseconds - run.started.nanoseconds).millisecondsFromNanoseconds, memoryPeakBytes: cost.peak),
+            stats: .init(cpuMs: cost.cpu.milliseconds, wallMs: wallMs, deliveredMs: deliveredMs, memoryPeakBytes: cost.peak),
             registeredCategories: state.registeredCategories, categories: state.categories, posts: state.posts,
             script: state.script)
     }

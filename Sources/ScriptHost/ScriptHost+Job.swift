@@ -10,9 +10,9 @@ extension ScriptHost {
     }
 
     /// Checks out one of the app's sandboxes and runs `body` in it on a Lua thread under the
-    /// request's deadline (downloads are cancelled when it passes). The sandbox goes back to
-    /// the pool when the job finished; an abandoned one does not. The result to deliver when
-    /// no sandbox could be had.
+    /// request's deadline (downloads are cancelled when it passes), expirable by the request.
+    /// The sandbox goes back to the pool when the job finished or never started; an abandoned
+    /// one does not. The result to deliver when no sandbox could be had.
     func runJob<Value: Sendable>(
         _ run: RequestRun, in sandboxes: SandboxPool<HostedSandbox>,
         _ body: @escaping @Sendable (HostedSandbox, JobClock) -> Value
@@ -24,9 +24,12 @@ extension ScriptHost {
             return .noSandbox(finish(run, .init(kind: .load, message: error.message), original: true))
         }
         let outcome = await services.executor.run(
-            hosted.sandbox, deadline: run.deadline, grace: Self.stuckGrace, onDeadline: { run.cancelDownloads() }
+            hosted.sandbox, deadline: run.deadline, grace: Self.stuckGrace, onDeadline: { run.deadlineCame() }, control: run.control
         ) { _, clock in body(hosted, clock) }
-        if case .finished = outcome { sandboxes.checkIn(hosted) }
+        switch outcome {
+        case .finished, .notStarted: sandboxes.checkIn(hosted)
+        case .abandoned: break
+        }
         return .ran(hosted, outcome)
     }
 }

@@ -15,11 +15,12 @@ extension ScriptHost {
         switch await runJob(run, in: sandboxes, { hosted, _ in hosted.runNative(run, rule) }) {
         case .noSandbox(let result):
             return result
-        case .ran(_, let outcome):
-            guard case .finished(let cost) = outcome else {
-                return finish(run, DeliveryResult.Reason.limit(.time, run.limits), original: false)
-            }
+        case .ran(_, .finished(let cost)):
             return finish(run, nil, cost: cost)
+        case .ran(_, .notStarted):
+            return finish(run, DeliveryResult.Reason.time(run.timeCause, .queue), original: true)
+        case .ran(_, .abandoned):
+            return finish(run, DeliveryResult.Reason.limit(.time, run.limits, cause: run.timeCause), original: false)
         }
     }
 }

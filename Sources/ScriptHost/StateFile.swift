@@ -6,8 +6,8 @@ import Darwin
 #endif
 
 /// A failure to read or write a state file, for a person.
-struct StateFileError: Error {
-    let message: String
+package struct StateFileError: Error {
+    package let message: String
 }
 
 /// One JSON file of an app's state under `--state DIR` (`DIR/<app>.<kind>.json`), shared by
@@ -19,14 +19,14 @@ struct StateFileError: Error {
 /// alike (each call opens the lock file anew, and `flock` locks belong to the open file).
 /// A file that is not what it should be is renamed aside (`<file>.corrupt-<timestamp>`),
 /// never removed.
-struct StateFile: Sendable {
+package struct StateFile: Sendable {
     /// The data file.
-    let url: URL
+    package let url: URL
     /// The lock file beside it.
-    let lockURL: URL
+    package let lockURL: URL
 
     /// The file of `app`'s state of this kind (`store`, `categories`) in `directory`.
-    init(directory: URL, app: String, kind: String) {
+    package init(directory: URL, app: String, kind: String) {
         let name = "\(Self.fileName(app: app)).\(kind).json"
         url = directory.appendingPathComponent(name, isDirectory: false)
         lockURL = directory.appendingPathComponent(name + ".lock", isDirectory: false)
@@ -34,7 +34,7 @@ struct StateFile: Sendable {
 
     /// A file name for an app: bundle identifiers (letters, digits, `.`, `-`) as they are;
     /// any other byte, and a leading `.`, as `%XX`; `_` for requests that name no app.
-    static func fileName(app: String) -> String {
+    package static func fileName(app: String) -> String {
         if app.isEmpty { return "_" }
         var out = ""
         for (index, byte) in app.utf8.enumerated() {
@@ -47,12 +47,12 @@ struct StateFile: Sendable {
 
     /// The stamp of the file now, nil when there is none: a write makes a new file (a new
     /// inode), and its size and times come with it.
-    func signature() -> FileStamp? {
+    package func signature() -> FileStamp? {
         ScriptFileSystem.stamp(at: url.path)
     }
 
     /// Runs `body` holding the exclusive lock; makes the folder when it is missing.
-    func withLock<T>(_ body: () throws -> T) throws -> T {
+    package func withLock<T>(_ body: () throws -> T) throws -> T {
         let directory = url.deletingLastPathComponent()
         if !FileManager.default.fileExists(atPath: directory.path) {
             do { try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true) } catch {
@@ -70,7 +70,7 @@ struct StateFile: Sendable {
     }
 
     /// The file's bytes and the signature they were read with; nil when there is no file.
-    func readBytes() throws(StateFileError) -> (Data, FileStamp?)? {
+    package func readBytes() throws(StateFileError) -> (Data, FileStamp?)? {
         let before = signature()
         guard before != nil else { return nil }
         do {
@@ -84,7 +84,7 @@ struct StateFile: Sendable {
 
     /// Replaces the file with `data` at once; returns the new file's signature.
     @discardableResult
-    func write(_ data: Data) throws(StateFileError) -> FileStamp? {
+    package func write(_ data: Data) throws(StateFileError) -> FileStamp? {
         let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
         let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw StateFileError(message: "cannot write \(temporary.path): \(Self.errnoText())") }
@@ -106,7 +106,7 @@ struct StateFile: Sendable {
     }
 
     /// Renames the file aside as `<name>.corrupt-<UTC timestamp>`; returns the new name.
-    func setAside() throws(StateFileError) -> String {
+    package func setAside() throws(StateFileError) -> String {
         var time = timespec()
         clock_gettime(CLOCK_REALTIME, &time)
         var parts = tm()

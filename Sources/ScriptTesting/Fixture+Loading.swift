@@ -6,7 +6,7 @@ extension Fixture {
     /// The keys a fixture may have.
     static let knownKeys: Set<String> = [
         "name", "script", "app", "payload", "locales", "categories", "keys", "media", "http", "allowPost", "limits", "expect",
-        "allowHttp", "strings", "identifier",
+        "allowHttp", "strings", "identifier", "expireMs",
     ]
 
     /// Reads a fixture file; a malformed one throws a ``FixtureError`` saying what is wrong.
@@ -161,6 +161,15 @@ extension Fixture {
             self.limits = limits
         } else {
             self.limits = nil
+        }
+
+        if let value = object["expireMs"] {
+            guard let n = value.integerValue, let expiry = NotificationRequest.expiry(milliseconds: n) else {
+                throw fail("'expireMs' must be \(NotificationRequest.expiryRange)")
+            }
+            self.expiry = expiry
+        } else {
+            self.expiry = nil
         }
 
         guard let expect = object["expect"] else { throw fail("'expect' is missing: say what the result must contain") }

@@ -36,6 +36,8 @@ public struct Fixture: Sendable {
     public let allowPost: Set<String>
     /// `limits`, over the defaults.
     public let limits: ScriptLimits?
+    /// `expireMs`: the system's deadline, from the request's start (as `--expire-ms`).
+    public let expiry: Duration?
     /// The `categories` and `strings` files it names, if any (a change to them reruns it).
     public let dataFiles: [URL]
     /// `expect`: matched against the result as a subset.

@@ -1,5 +1,6 @@
 import Foundation
 import NotificationModel
+import ScriptBundles
 import ScriptHost
 
 /// Runs fixtures (SPEC section 4): the fixtures of one folder through one host, in file-name
@@ -13,6 +14,10 @@ public struct FixtureRunner: Sendable {
     public var parallelFolders: Int
     /// Whether a failing fixture's report holds its whole result (`test --verbose`).
     public var verbose = false
+    /// Installed bundles to run the fixtures against (`test --state DIR --trust KEY.pub`): a
+    /// fixture's `script` is then the baseline, and the version installed for its app runs
+    /// when there is one. Nil runs each fixture's script.
+    public var installed: InstalledScripts?
 
     /// A runner. Downloads are answered from fixtures only (`offline`).
     public init(configuration: HostConfiguration = HostConfiguration(), filter: String? = nil, parallelFolders: Int = ProcessInfo.processInfo.activeProcessorCount) {
@@ -137,9 +142,10 @@ public struct FixtureRunner: Sendable {
         var request = NotificationRequest(
             payload: payload, app: fixture.app, identifier: fixture.identifier, locales: fixture.locales, limits: fixture.limits,
             categories: fixture.categories, keys: fixture.keys, media: fixture.media,
-            http: fixture.http, allowPostHosts: fixture.allowPost)
+            http: fixture.http, allowPostHosts: fixture.allowPost, expiry: fixture.expiry)
         request.allowHTTPHosts = fixture.allowHTTPHosts
         request.strings = fixture.strings
+        if let installed { return await host.deliver(request, from: installed, baseline: .script(script)).jsonValue }
         return await host.deliver(request, script: .script(script)).jsonValue
     }
 }

@@ -24,14 +24,23 @@ enum HostOptions {
     static let memoryMB = Option("--memory-mb", "N", default: "\(ScriptLimits.default.memoryBytes >> 20)", help: "memory limit of the Lua state in MiB")
     static let timeMs = Option(
         "--time-ms", "N", default: "\(Int(ScriptLimits.default.time / .milliseconds(1)))", help: "deadline of the whole request in ms")
+    static let expireMs = Option(
+        "--expire-ms", "N",
+        help: "the system's deadline in ms from each request's start, as iOS's",
+        "serviceExtensionTimeWillExpire: the script is stopped and its",
+        "best attempt delivered (--time-ms still applies; none by default)")
     static let state = Option("--state", "DIR", help: "keep the store and registered categories in DIR")
+    static let trust = Option(
+        "--trust", "KEY.pub", repeatable: true,
+        help: "with --state: serve the bundle version installed in DIR",
+        "when one signed by this key is in service (repeatable)")
     static let lib = Option("--lib", "DIR", repeatable: true, help: "look for require'd modules in DIR after the script's folder (repeatable)")
 
     /// The options in the order `--help` lists them; `app` says what `--app` names.
     static func options(app: String? = nil) -> [Option] {
         [
             app.map { Self.app.withHelp($0) } ?? Self.app, locale, categories, key, media, mediaMap, offline, mediaDir,
-            allowHTTP, allowPost, strings, cpuMs, memoryMB, timeMs, state, lib,
+            allowHTTP, allowPost, strings, cpuMs, memoryMB, timeMs, expireMs, state, trust, lib,
         ]
     }
 
@@ -77,6 +86,15 @@ enum HostOptions {
             configuration.stateDirectory = try FolderArgument.made(dir, state, command: command)
         }
         return configuration
+    }
+
+    /// `--expire-ms`: the system's deadline of each request, if given.
+    static func expiry(_ a: ParsedArguments, command: String) throws(UsageError) -> Duration? {
+        guard let v = a.value(expireMs) else { return nil }
+        guard let n = Int64(v), let expiry = NotificationRequest.expiry(milliseconds: n) else {
+            throw UsageError("pushscript \(command): \(expireMs.name) takes \(NotificationRequest.expiryRange), not '\(v)'")
+        }
+        return expiry
     }
 
     /// The `--lib` folders, each checked to be a folder.
@@ -152,7 +170,9 @@ struct DeliveryInput {
             throw UsageError("pushscript \(command): expected SCRIPT and PAYLOAD, got \(a.positionals.count) argument\(a.positionals.count == 1 ? "" : "s"); run 'pushscript \(command) --help'")
         }
         script = try readScript(a.positionals[0], command: command)
-        var request = NotificationRequest(payload: try readPayload(a.positionals[1], command: command), app: a.value(HostOptions.app))
+        var request = NotificationRequest(
+            payload: try readPayload(a.positionals[1], command: command), app: a.value(HostOptions.app),
+            expiry: try HostOptions.expiry(a, command: command))
         try RequestOptions.apply(a, command: command, to: &request)
         self.request = request
         configuration = try HostOptions.configuration(a, command: command)

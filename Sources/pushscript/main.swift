@@ -12,6 +12,7 @@ let commands: [any Command.Type] = [
     PreviewCommand.self,
     BenchCommand.self,
     ServeCommand.self,
+    BundleCommand.self,
 ]
 
 let mainUsage = """
@@ -39,13 +40,30 @@ if Option.usageRequestNames.contains(first) || first == "help" {
     print(mainUsage)
     ExitStatus.success.exit()
 }
-guard let command = commands.first(where: { $0.name == first }) else {
+guard var command = commands.first(where: { $0.name == first }) else {
     let names: [String] = commands.map { $0.name }
     let suggestion = NearestName.hint(for: first, among: names).map { " " + $0 } ?? ""
     printError("pushscript: unknown command '\(first)';\(suggestion) run 'pushscript --help' for the commands")
     ExitStatus.usageError.exit()
 }
-let rest = Array(arguments.dropFirst())
+var rest = Array(arguments.dropFirst())
+if !command.subcommands.isEmpty {
+    // A group: the next word names the subcommand.
+    guard let word = rest.first else {
+        printError("pushscript \(command.name): no subcommand given; run 'pushscript \(command.name) --help' for the subcommands")
+        ExitStatus.usageError.exit()
+    }
+    if Option.usageRequestNames.contains(word) || word == "help" {
+        print(command.groupUsage)
+        ExitStatus.success.exit()
+    }
+    guard let subcommand = command.subcommands.first(where: { $0.word == word }) else {
+        printError("pushscript \(command.name): unknown subcommand '\(word)'; run 'pushscript \(command.name) --help' for the subcommands")
+        ExitStatus.usageError.exit()
+    }
+    command = subcommand
+    rest.removeFirst()
+}
 if ParsedArguments.asksForUsage(rest, options: command.options) {
     print(command.usage)
     ExitStatus.success.exit()

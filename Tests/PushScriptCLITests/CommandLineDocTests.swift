@@ -45,11 +45,13 @@ import Testing
         let hostOptions = Self.options(inDoc: host)
         let commands = try await CLI.listedCommands()
         try #require(commands.count >= 8)
+        var subcommands: [String] = []
+        for command in commands { subcommands += try await CLI.listedSubcommands(of: command) }
         let documented = Set(sections.keys.filter { $0.hasPrefix("`pushscript ") }.map { String($0.dropFirst(12).dropLast()) })
-        #expect(documented == Set(commands), "sections of docs/command-line.md: \(documented.sorted()); commands: \(commands)")
-        for command in commands {
+        #expect(documented == Set(commands + subcommands), "sections of docs/command-line.md: \(documented.sorted()); commands: \(commands + subcommands)")
+        for command in commands + subcommands {
             guard let section = sections["`pushscript \(command)`"] else { continue }
-            let help = try await CLI.run([command, "--help"])
+            let help = try await CLI.run(command.split(separator: " ").map(String.init) + ["--help"])
             let taken = Self.options(inHelp: help.stdout)
             var named = Self.options(inDoc: section)
             if section.contains("[host options]") { named.formUnion(hostOptions) }

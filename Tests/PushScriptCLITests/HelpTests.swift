@@ -17,13 +17,33 @@ import Testing
     }
 
     @Test func everyCommandsHelp() async throws {
+        var subcommands: [String] = []
         for command in try await listedCommands() {
             let out = try await CLI.run([command, "--help"])
             #expect(out.status == 0, "\(command): \(out)")
             #expect(out.stderr == "", "\(command)")
             #expect(out.stdout.hasPrefix("usage: pushscript \(command)"), "\(command)")
             try Golden.check(out.stdout, against: "\(command).txt")
+            subcommands += try await CLI.listedSubcommands(of: command)
         }
+        #expect(subcommands.count == 7, "\(subcommands)")
+        for subcommand in subcommands {
+            let out = try await CLI.run(subcommand.split(separator: " ").map(String.init) + ["--help"])
+            #expect(out.status == 0, "\(subcommand): \(out)")
+            #expect(out.stdout.hasPrefix("usage: pushscript \(subcommand)"), "\(subcommand)")
+            try Golden.check(out.stdout, against: subcommand.replacingOccurrences(of: " ", with: "-") + ".txt")
+        }
+    }
+
+    @Test func aGroupNamesItsSubcommandsOrSaysWhatIsWrong() async throws {
+        let none = try await CLI.run(["bundle"])
+        #expect(none.status == 2)
+        #expect(none.errorLines == ["pushscript bundle: no subcommand given; run 'pushscript bundle --help' for the subcommands"])
+        let unknown = try await CLI.run(["bundle", "sign"])
+        #expect(unknown.status == 2)
+        #expect(unknown.errorLines == ["pushscript bundle: unknown subcommand 'sign'; run 'pushscript bundle --help' for the subcommands"])
+        let option = try await CLI.run(["bundle", "verify", "--nope"])
+        #expect(option.errorLines == ["pushscript bundle verify: unknown option '--nope'; run 'pushscript bundle verify --help' for the options"])
     }
 
     @Test func helpWinsOverOtherArguments() async throws {

@@ -66,14 +66,14 @@ import Testing
         let (script, payload) = (inputs.script, inputs.payload)
         let out = try await CLI.run(["run", script, payload])
         #expect(out.status == 3, "\(out)")
-        #expect(keysInOrder(out.stdout, indent: 2) == ["outcome", "reason", "suppressed", "content", "logs", "stats", "script", "registeredCategories", "categories"])
+        #expect(keysInOrder(out.stdout, indent: 2) == ["outcome", "reason", "suppressed", "content", "logs", "stats", "script", "registeredCategories", "categories", "posts"])
         #expect(keysInOrder(out.stdout, indent: 4, under: "reason") == ["kind", "message"])
         #expect(keysInOrder(out.stdout, indent: 4, under: "content") == [
             "title", "subtitle", "body", "badge", "sound", "categoryIdentifier", "threadIdentifier",
             "targetContentIdentifier", "interruptionLevel", "relevanceScore", "filterCriteria", "launchImageName",
             "summaryArgument", "summaryArgumentCount", "userInfo", "attachments",
         ])
-        #expect(keysInOrder(out.stdout, indent: 4, under: "stats") == ["cpuMs", "wallMs", "memoryPeakBytes"])
+        #expect(keysInOrder(out.stdout, indent: 4, under: "stats") == ["cpuMs", "wallMs", "deliveredMs", "memoryPeakBytes"])
         let result = try parseJSON(out.stdout)
         #expect(result["suppressed"] as? Bool == true)
         #expect((result["reason"] as? [String: Any])?["message"] as? String == "rules.lua:1: late")

@@ -79,14 +79,29 @@ import Testing
                 // The deadline came before the chunk had run (a new state compiling on a busy
                 // machine): the original is delivered and no handler ran.
                 timedOut += 1
-                #expect(result.reason == .init(kind: .load, message: "race.lua did not load: the deadline of 25 ms came while its chunk ran"))
+                #expect([
+                    "race.lua did not load: the deadline of 25 ms came while its chunk ran",
+                    "race.lua did not load: the deadline of 25 ms came while it compiled",
+                ].contains(result.reason?.message ?? ""), "\(String(describing: result.reason))")
+                #expect(result.content.title == "original")
+                #expect(result.content.subtitle == "")
+            case .fallback where result.reason?.message.hasSuffix("the script was not run") == true:
+                // Three at once on few cores: the deadline came before a Lua thread was free.
+                timedOut += 1
+                #expect(result.reason == .init(kind: .time, message: "the deadline of 25 ms came before a Lua thread was free; the script was not run"))
                 #expect(result.content.title == "original")
                 #expect(result.content.subtitle == "")
             case .fallback:
                 timedOut += 1
                 #expect(result.reason == .init(kind: .time, message: "the deadline of 25 ms came before didReceive returned"))
                 #expect(["started", "finished"].contains(result.content.title))
-                #expect(result.content.subtitle == "best time")
+                // A thread the loaded machine did not run within the grace was given up: its
+                // state is stuck, so bestAttempt, which needs it, is not called.
+                if result.logs.contains(where: { $0.source == "host" && $0.message.hasPrefix("didReceive did not stop at the deadline") }) {
+                    #expect(result.content.subtitle == "")
+                } else {
+                    #expect(result.content.subtitle == "best time")
+                }
             }
             #expect(result.content.body == "original")
         }

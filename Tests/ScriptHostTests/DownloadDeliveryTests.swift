@@ -90,7 +90,8 @@ import Testing
         let result = try await deliver(script, host: host)
         let parts = result.content.body.split(separator: "|").map(String.init)
         #expect(parts.first == "public.png", "\(parts)")
-        #expect(parts.dropFirst().allSatisfy { $0.hasPrefix("not allowed:") && $0.hasSuffix("is neither a download of this request nor a file of the media directory") }, "\(parts)")
+        #expect(parts[1].hasPrefix("not allowed:") && parts[1].hasSuffix("is neither a download of this request nor a file of the media directory"), "\(parts)")
+        #expect(parts[2].hasPrefix("not allowed:") && parts[2].hasSuffix("leaves the media directory ('..')"), "\(parts)")
         #expect(result.content.attachments.count == 1)
         // Without a media directory the relative path names nothing the script may read.
         let without = try await deliver(script, host: isolatedHost(out.url))

@@ -46,6 +46,28 @@ import Testing
         #expect(result.jsonLineBytes(id: .integer(1), newline: false) == (try Self.expected(result, id: .integer(1))))
     }
 
+    @Test func postsAfterDeliveryAndTheDeliveryTimeAreWrittenAsTheirValueIs() throws {
+        var after = PostRecord(url: "https://example.com/r", body: "x", contentType: "text/plain")
+        after.after = true
+        let result = DeliveryResult(
+            outcome: .completed, reason: nil, content: NotificationContent(),
+            stats: .init(cpuMs: 1, wallMs: 2050.5, deliveredMs: 12.25, memoryPeakBytes: 10),
+            posts: [PostRecord(url: "https://example.com/p", body: "y", contentType: "text/plain"), after])
+        #expect(result.jsonLineBytes(id: nil, newline: false) == (try Self.expected(result, id: nil)))
+        let line = String(decoding: result.jsonLineBytes(id: nil, newline: false), as: UTF8.self)
+        #expect(line.contains(#""stats":{"cpuMs":1.0,"wallMs":2050.5,"deliveredMs":12.25,"memoryPeakBytes":10}"#), "\(line)")
+        let posts = result.jsonValue.objectValue?["posts"]?.arrayValue
+        #expect(posts?[0].objectValue?["after"] == nil)
+        #expect(posts?[1].objectValue?["after"] == .bool(true))
+    }
+
+    @Test func postsArePresentWhenThereAreNone() throws {
+        let result = DeliveryResult(outcome: .completed, reason: nil, content: NotificationContent(), stats: .init(cpuMs: 0, wallMs: 1, memoryPeakBytes: 0))
+        #expect(result.jsonValue.objectValue?["posts"] == .array([]))
+        #expect(result.stats.deliveredMs == 1)
+        #expect(String(decoding: result.jsonLineBytes(id: nil, newline: false), as: UTF8.self).hasSuffix(#""posts":[]}"#))
+    }
+
     @Test func theScriptThatAnsweredIsNamedByItsSourcesSHA256() async throws {
         let script = Script(name: "abc.lua", source: "function didReceive(r, c) end")
         // `printf 'function didReceive(r, c) end' | sha256sum`

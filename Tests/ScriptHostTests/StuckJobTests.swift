@@ -73,4 +73,104 @@ import Testing
         #expect(served.outcome == .completed)
         #expect(served.content.title == "ran")
     }
+
+    /// Holds both threads of a two-thread pool with requests of `app` whose store call waits for
+    /// a lock held elsewhere; `time` is their deadline.
+    static func holdBothThreads(_ host: ScriptHost, app: String = "com.example.app", time: Duration) async throws -> [DeliverySession] {
+        var sessions: [DeliverySession] = []
+        let holding = Script(name: "rules.lua", source: "function didReceive(r, c) store.set('k', 1) end")
+        for _ in 0..<2 {
+            let limits = ScriptLimits(cpuTime: .seconds(1), memoryBytes: 8 << 20, time: time)
+            sessions.append(host.start(NotificationRequest(payload: try originalPayload(), app: app, limits: limits), script: .script(holding)))
+        }
+        // until both have a thread
+        try await Task.sleep(for: .milliseconds(100))
+        return sessions
+    }
+
+    @Test func aJobQueuedPastItsDeadlineIsAnsweredThenAndNeverRuns() async throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let pool = LuaThreadPool(maxThreads: 2)
+        let host = ScriptHost(configuration: HostConfiguration(stateDirectory: folder, offline: true), executor: SandboxExecutor(pool: pool))
+        let release = Self.holdStoreLock(in: folder)
+        let holders = try await Self.holdBothThreads(host, time: .seconds(3))
+        #expect(!pool.isHeldByStuckJobs)
+
+        let other = "com.example.other"
+        let queued = Script(name: "other.lua", source: """
+            store.set("ran", true)
+            function didReceive(r, c) c.title = "ran" end
+            """)
+        let start = ContinuousClock.now
+        let result = await host.deliver(
+            NotificationRequest(payload: try originalPayload(), app: other, limits: ScriptLimits(cpuTime: .seconds(1), memoryBytes: 8 << 20, time: .milliseconds(200))),
+            script: .script(queued))
+        let took = ContinuousClock.now - start
+        #expect(took < .milliseconds(200) + .milliseconds(100), "took \(took)")
+        #expect(result.outcome == .fallback)
+        #expect(result.reason == .init(kind: .time, message: "the deadline of 200 ms came before a Lua thread was free; the script was not run"))
+        #expect(result.content.title == "original")
+        // It never ran and cost nothing: its sandbox is back in the pool, unused.
+        let sandboxes = host.runtime(for: other).pool(host.services)
+        #expect(sandboxes.idleCount == 1)
+
+        release()
+        for holder in holders { _ = await holder.finished() }
+        let settled = Deadline.after(.seconds(5))
+        while pool.stuckCount > 0, !settled.hasPassed { try await Task.sleep(for: .milliseconds(5)) }
+        // The queued chunk did not run later either.
+        let check = await host.deliver(
+            NotificationRequest(payload: try originalPayload(), app: other),
+            script: .script(Script(name: "check.lua", source: "function didReceive(r, c) c.title = tostring(store.get('ran')) end")))
+        #expect(check.content.title == "nil")
+    }
+
+    @Test func whenEveryThreadIsHeldANewAppOfADirectoryFallsBackAtOnceAndServiceResumes() async throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let pool = LuaThreadPool(maxThreads: 2)
+        let executor = SandboxExecutor(pool: pool)
+        let host = ScriptHost(configuration: HostConfiguration(stateDirectory: folder, offline: true), executor: executor)
+        let scripts = folder.appendingPathComponent("scripts", isDirectory: true)
+        try FileManager.default.createDirectory(at: scripts, withIntermediateDirectories: true)
+        for app in ["com.example.seen", "com.example.new"] {
+            try Data("function didReceive(r, c) c.title = 'ran' end".utf8).write(to: scripts.appendingPathComponent("\(app).lua"))
+        }
+        // Settled files: a lookup of the seen app answers without reading it again.
+        try await Task.sleep(for: .milliseconds(100))
+        let directory = ScriptDirectory(scripts, memoryLimit: 8 << 20, executor: executor, report: { _ in })
+        func request(_ app: String) throws -> NotificationRequest {
+            NotificationRequest(payload: try originalPayload(), app: app, limits: ScriptLimits(cpuTime: .seconds(1), memoryBytes: 8 << 20, time: .seconds(10)))
+        }
+        let seen = await host.deliver(try request("com.example.seen"), from: directory)
+        #expect(seen.content.title == "ran")
+
+        let release = Self.holdStoreLock(in: folder)
+        let holders = try await Self.holdBothThreads(host, time: .milliseconds(150))
+        for holder in holders { #expect((await holder.delivered()).reason?.kind == .time) }
+        #expect(pool.isHeldByStuckJobs)
+
+        for (app, message) in [
+            ("com.example.new", "the script was not run: com.example.new.lua must be checked first, and all 2 Lua threads are held by scripts that did not stop at their deadlines"),
+            ("com.example.seen", "the script was not run: all 2 Lua threads are held by scripts that did not stop at their deadlines"),
+        ] {
+            let start = ContinuousClock.now
+            let refused = await host.deliver(try request(app), from: directory)
+            #expect(ContinuousClock.now - start < .milliseconds(500), "\(app)")
+            #expect(refused.outcome == .fallback)
+            #expect(refused.reason == .init(kind: .time, message: message))
+            #expect(refused.content.title == "original")
+        }
+
+        release()
+        let settled = Deadline.after(.seconds(5))
+        while pool.stuckCount > 0, !settled.hasPassed { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(pool.stuckCount == 0)
+        for app in ["com.example.new", "com.example.seen"] {
+            let served = await host.deliver(try request(app), from: directory)
+            #expect(served.outcome == .completed, "\(app): \(String(describing: served.reason))")
+            #expect(served.content.title == "ran")
+        }
+    }
 }

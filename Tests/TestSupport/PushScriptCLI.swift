@@ -68,6 +68,15 @@ public enum CLI {
         return lines[(start + 1)...].prefix { $0.hasPrefix("  ") }.compactMap { $0.split(separator: " ").first.map(String.init) }
     }
 
+    /// The subcommands `pushscript GROUP --help` lists, as `GROUP WORD`; none for a command
+    /// that groups none.
+    public static func listedSubcommands(of group: String) async throws -> [String] {
+        let out = try await run([group, "--help"])
+        let lines = out.stdout.split(separator: "\n").map(String.init)
+        guard let start = lines.firstIndex(of: "subcommands:") else { return [] }
+        return lines[(start + 1)...].prefix { $0.hasPrefix("  ") }.compactMap { $0.split(separator: " ").first.map { "\(group) \($0)" } }
+    }
+
     /// Starts `process` and waits for its exit without holding a thread; terminates it after
     /// `timeout` (status -1 then).
     public static func runToEnd(_ process: Process, timeout: Duration) async throws -> Int32 {

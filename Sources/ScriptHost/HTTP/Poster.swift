@@ -16,24 +16,28 @@ enum Poster {
 
     /// `route` gives the address actually contacted for a checked URL (tests point it at a
     /// local server; the host leaves it nil, and scripts and the command line cannot set it).
+    /// `wait` cuts the wait for the answer short when it is cancelled (the request's deadline
+    /// or an expiry came).
     static func post(
         _ url: URL, body: [UInt8], options: PostOptions, answers: [String: PostAnswer], offline: Bool,
-        route: (@Sendable (URL) -> URL)? = nil, until deadline: Deadline
+        route: (@Sendable (URL) -> URL)? = nil, until deadline: Deadline, wait: HostWait = HostWait()
     ) -> Outcome {
         if let answer = answers[url.absoluteString] {
-            return answered(answer, until: deadline)
+            return answered(answer, until: deadline, wait: wait)
         }
         guard !offline else { return .failure(PostFailure("network: no answer for \(url.absoluteString) (offline)")) }
-        return network(route?(url) ?? url, body: body, options: options, until: deadline)
+        return network(route?(url) ?? url, body: body, options: options, until: deadline, wait: wait)
     }
 
-    private static func answered(_ answer: PostAnswer, until deadline: Deadline) -> Outcome {
+    private static let cancelled = PostFailure("timeout: the deadline came before the answer")
+
+    private static func answered(_ answer: PostAnswer, until deadline: Deadline, wait: HostWait) -> Outcome {
         let ready = Deadline.now().advanced(by: .milliseconds(answer.delayMs))
         if ready.nanoseconds > deadline.nanoseconds {
-            sleep(until: deadline)
+            _ = wait.sleep(until: deadline)
             return .failure(PostFailure("timeout: no answer before the deadline"))
         }
-        sleep(until: ready)
+        if wait.sleep(until: ready) { return .failure(cancelled) }
         if (300..<400).contains(answer.status) { return .failure(PostFailure("not allowed: the server redirected (\(answer.status)); posts follow no redirects")) }
         let bytes = Array(answer.body.utf8)
         if bytes.count > PostPolicy.maximumBytes {
@@ -42,12 +46,7 @@ enum Poster {
         return .success((answer.status, bytes))
     }
 
-    private static func sleep(until deadline: Deadline) {
-        let left = deadline.nanoseconds - Deadline.now().nanoseconds
-        if left > 0 { usleep(useconds_t(min(left / 1000, Int64(UInt32.max)))) }
-    }
-
-    private static func network(_ url: URL, body: [UInt8], options: PostOptions, until deadline: Deadline) -> Outcome {
+    private static func network(_ url: URL, body: [UInt8], options: PostOptions, until deadline: Deadline, wait: HostWait) -> Outcome {
         let left = Double(deadline.nanoseconds - Deadline.now().nanoseconds) / 1e9
         guard left > 0 else { return .failure(PostFailure("timeout: no time is left before the deadline")) }
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: left)
@@ -59,7 +58,7 @@ enum Poster {
         let session = URLSession(configuration: .ephemeral, delegate: delegate, delegateQueue: nil)
         let task = session.dataTask(with: request)
         task.resume()
-        let finished = delegate.done.wait(timeout: deadline.dispatchTime) == .success
+        let finished = wait.wait(for: delegate.done, until: deadline)
         if !finished { task.cancel() }
         session.invalidateAndCancel()
         guard finished else { return .failure(PostFailure("timeout: no answer before the deadline")) }

@@ -18,6 +18,7 @@ struct CategoriesModule: ScriptModule {
             .values([.table(LuaTable(array: host.app.categories.read(report: binding.hostWarnings) { $0.list() }.map(LuaInput.text)))])
         }
         host.function("register", in: "categories") { binding, call in
+            if binding.phase == .afterDelivery { return .error(Self.afterDeliveryMessage("register")) }
             // Registered categories outlive the request: refuse a large one before building it.
             let size = ValueConversion.approximateJSONBytes(call[0], atMost: NotificationCategory.maximumBytes)
             if size > NotificationCategory.maximumBytes {
@@ -33,15 +34,21 @@ struct CategoriesModule: ScriptModule {
             } catch {
                 return .error("categories.register: \(error)")
             }
-            host.app.categories.register(category, report: binding.hostWarnings)
-            _ = binding.run.write(binding.phase) {
-                $0.registeredCategories.append(category.identifier)
-                $0.categories.append(category)
+            // Recorded first: a registration the request's record budget cannot hold is refused
+            // whole, the app's categories unchanged. Its size as the result writes it: what the
+            // script gave, and the fields the result adds to the category and each action.
+            let recorded = size + 256 + 64 * category.actions.count
+            switch binding.run.recordCategory(category, bytes: recorded, in: binding.phase) {
+            case .recorded: break
+            case .refused(let message): return .error("categories.register: \(message)")
+            case .phaseOver: return .kill(.time)
             }
+            host.app.categories.register(category, report: binding.hostWarnings)
             return .none
         }
         host.function("remove", in: "categories") { binding, call in
-            Arguments.text(call, 0, "remove").then { id in
+            if binding.phase == .afterDelivery { return .error(Self.afterDeliveryMessage("remove")) }
+            return Arguments.text(call, 0, "remove").then { id in
                 let report = binding.hostWarnings
                 if host.app.categories.read(report: report, { $0.isDeclared(id) }) {
                     return .values([.boolean(false), .text("'\(id)' is declared by the app; only registered categories can be removed")])
@@ -65,5 +72,11 @@ struct CategoriesModule: ScriptModule {
                 }
             }
         }
+    }
+
+    /// What `categories.register` and `remove` raise in `afterDelivery`: the categories went
+    /// with the content.
+    static func afterDeliveryMessage(_ name: String) -> String {
+        "categories.\(name) is not allowed after delivery: the categories were handed over with the content"
     }
 }

@@ -5,7 +5,8 @@ import NotificationModel
 /// ``NotificationContent`` at once, checked as SPEC section 1 says. `userInfo` is a live Lua
 /// table kept in the object and read back when a handler returns. Its methods are
 /// `content:attach(file [, options])` (``DownloadModule/attach(_:file:options:)``),
-/// `content:removeAttachments()` and `content:suppress()`.
+/// `content:removeAttachments()` and `content:suppress()`. In `afterDelivery` the object is a
+/// read-only view of what was delivered: reads work, writes and methods raise.
 ///
 /// Also makes each request's read-only `request` table.
 final class ContentModule: ScriptModule {
@@ -32,7 +33,7 @@ final class ContentModule: ScriptModule {
             downloads.attach(binding, file: call[1], options: call[2])
         }
         method("removeAttachments", usage: "removeAttachments()") { binding, _ in
-            _ = binding.run.write(binding.phase) { $0.content.removeAllAttachments() }
+            _ = binding.run.removeAttachments(in: binding.phase)
             return .none
         }
         method("suppress", usage: "suppress()") { binding, _ in
@@ -54,6 +55,7 @@ final class ContentModule: ScriptModule {
         methodIDs[name] = host.sandbox.addFunction { [unowned host] call in
             guard let binding = host.active else { return .kill(.time) }
             guard case .object = call[0] else { return .error("\(name) is a method: call content:\(usage)") }
+            if binding.phase == .afterDelivery { return .error(Self.readOnlyMessage) }
             return body(binding, call)
         }
     }
@@ -71,8 +73,12 @@ final class ContentModule: ScriptModule {
         return .values([value])
     }
 
+    /// What a write to `content` in `afterDelivery` raises.
+    static let readOnlyMessage = "content is read-only after delivery"
+
     private func contentNewIndex(_ call: HostCall) -> HostReturn {
         guard let binding = host.active else { return .kill(.time) }
+        if binding.phase == .afterDelivery { return .error(Self.readOnlyMessage) }
         guard let key = call[0].stringValue else { return .error("content has no field of type \(call[0].typeName)") }
         guard let field = ContentField(rawValue: key) else { return .error("content has no field '\(key)'") }
         let json: JSONValue?

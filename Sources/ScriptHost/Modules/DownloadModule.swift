@@ -20,7 +20,7 @@ struct DownloadModule: ScriptModule {
                 case .success(let o): options = o
                 case .failure(let f): return .error(f.message)
                 }
-                let outcome = blockingDownload(binding.run, count: 1) { downloader, directory, deadline in
+                let outcome = blockingDownload(binding, count: 1) { downloader, directory, deadline in
                     [await Self.capture { () throws(DownloadError) in
                         try await downloader.download(url, into: directory, options: options, deadline: deadline)
                     }]
@@ -41,7 +41,7 @@ struct DownloadModule: ScriptModule {
             case .success(let o): options = o
             case .failure(let f): return .error(f.message)
             }
-            let outcome = blockingDownload(binding.run, count: urls.count) { downloader, directory, deadline in
+            let outcome = blockingDownload(binding, count: urls.count) { downloader, directory, deadline in
                 await downloader.downloadAll(urls, into: directory, options: options, deadline: deadline)
             }
             guard let results = outcome else { return .kill(.time) }
@@ -60,11 +60,15 @@ struct DownloadModule: ScriptModule {
     /// Runs downloads on the cooperative pool while this Lua thread waits. Returns nil when the
     /// request's deadline came while they were in flight (the script is then stopped where it
     /// is). When no download may start — the deadline has come, or `bestAttempt` is running —
-    /// every URL fails with `deadline` at once.
+    /// every URL fails with `deadline` at once; after delivery, with `not allowed`.
     private func blockingDownload(
-        _ run: RequestRun, count: Int,
+        _ binding: Binding, count: Int,
         _ body: @escaping @Sendable (MediaDownloader, URL, ContinuousClock.Instant) async -> [Result<DownloadedFile, DownloadError>]
     ) -> [Result<DownloadedFile, DownloadError>]? {
+        let run = binding.run
+        if binding.phase == .afterDelivery {
+            return Array(repeating: .failure(DownloadError(.notAllowed, "no download may start after delivery (the content was handed over)")), count: count)
+        }
         let task = Mutex<Task<Void, Never>?>(nil)
         guard let id = run.beginDownload(cancel: { task.withLock { $0?.cancel() } }) else {
             return Array(repeating: .failure(DownloadError(.deadline, "no download may start after the deadline or in bestAttempt")), count: count)

@@ -4,9 +4,10 @@ import LuaSandbox
 /// `http.post(url, body [, options])` → `status, responseBody` or `nil, err`: the delivery
 /// receipts push providers' extensions send (a `POST`, or a `PUT` with `method = "PUT"`). Only `https`, only to the hosts the host allows
 /// (`--allow-post`), bodies and responses of at most 64 KB, no redirects, within the request's
-/// deadline (the script is stopped when the deadline comes during a post), and never while
-/// `bestAttempt` runs. Each post that leaves the policy's checks is recorded in the result's
-/// `posts`.
+/// deadline (the script is stopped when the deadline comes, or the system's time runs out,
+/// during a post), and never while `bestAttempt` runs; in `afterDelivery` too. Each post that
+/// leaves the policy's checks is recorded in the result's `posts` (marked `after` when made
+/// after delivery), within the request's record budget: past it, the post is refused unsent.
 struct HTTPModule: ScriptModule {
     unowned let host: ModuleHost
 
@@ -28,7 +29,9 @@ struct HTTPModule: ScriptModule {
 
     private func post(_ text: String, body: [UInt8], options: PostOptions, binding: Binding) -> HostReturn {
         let run = binding.run
-        guard binding.phase == .didReceive else { return .values([.nil, .text("deadline: no post may start while bestAttempt runs")]) }
+        guard binding.phase == .didReceive || binding.phase == .afterDelivery else {
+            return .values([.nil, .text("deadline: no post may start while bestAttempt runs")])
+        }
         guard !run.deadline.hasPassed, !run.isCancelled else { return .kill(.time) }
         let url: URL
         switch run.postPolicy.check(text) {
@@ -41,14 +44,21 @@ struct HTTPModule: ScriptModule {
         let record = PostRecord(
             url: url.absoluteString, body: String(decoding: body, as: UTF8.self), contentType: options.contentType,
             method: options.method, headers: options.headers)
-        _ = run.write(binding.phase) { $0.posts.append(record) }
+        switch run.recordPost(record, in: binding.phase) {
+        case .recorded: break
+        case .refused(let message): return .values([.nil, .text(message)])
+        case .phaseOver: return .kill(.time)
+        }
         var until = run.deadline
         if let timeout = options.timeout, Deadline.now().advanced(by: timeout) < until { until = Deadline.now().advanced(by: timeout) }
+        let wait = HostWait()
+        guard let waitID = run.beginWait(cancel: { wait.cancel() }) else { return .kill(.time) }
         let outcome = Poster.post(
             url, body: body, options: options, answers: run.http, offline: host.services.configuration.offline,
-            route: host.services.postRoute, until: until)
+            route: host.services.postRoute, until: until, wait: wait)
+        run.endWait(waitID)
         // The host may have given up on this phase, or the deadline came, while it waited.
-        guard host.active != nil, !run.deadline.hasPassed else { return .kill(.time) }
+        guard host.active != nil, !run.deadline.hasPassed, !run.isCancelled else { return .kill(.time) }
         switch outcome {
         case .success(let answer): return .values([.integer(Int64(answer.status)), .string(LuaString(bytes: answer.body))])
         case .failure(let failure): return .values([.nil, .text(failure.message)])

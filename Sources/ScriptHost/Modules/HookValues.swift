@@ -17,7 +17,9 @@ enum HookValues {
 
     /// Runs `hook` on a thread of `pool` and waits for it until `deadline`. A hook that is not
     /// back by then keeps its thread until it returns; its results are dropped.
-    static func call(_ hook: @escaping Hook, with arguments: [HookValue], on pool: LuaThreadPool, until deadline: Deadline) -> Outcome {
+    static func call(
+        _ hook: @escaping Hook, with arguments: [HookValue], on pool: LuaThreadPool, until deadline: Deadline, wait: HostWait = HostWait()
+    ) -> Outcome {
         let done = DispatchSemaphore(value: 0)
         let box = Mutex<Outcome?>(nil)
         pool.submit {
@@ -30,7 +32,7 @@ enum HookValues {
             box.withLock { $0 = outcome }
             done.signal()
         }
-        guard done.wait(timeout: deadline.dispatchTime) == .success else { return .timedOut }
+        guard wait.wait(for: done, until: deadline) else { return .timedOut }
         return box.withLock { $0 } ?? .timedOut
     }
 

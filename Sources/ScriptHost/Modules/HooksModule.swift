@@ -48,8 +48,12 @@ final class HooksModule: ScriptModule {
             }
         }
         // `bestAttempt` runs under a deadline of its own, at most its time from now.
-        let deadline = binding.phase == .didReceive ? binding.run.deadline : Deadline.after(binding.run.limits.bestAttemptTime)
-        let outcome = HookValues.call(hook, with: arguments, on: host.services.executor.pool, until: deadline)
+        let deadline = binding.phase == .bestAttempt ? Deadline.after(binding.run.limits.bestAttemptTime) : binding.run.deadline
+        // The request's deadline or an expiry cuts the wait short.
+        let wait = HostWait()
+        guard let waitID = binding.run.beginWait(cancel: { wait.cancel() }) else { return .kill(.time) }
+        let outcome = HookValues.call(hook, with: arguments, on: host.services.executor.pool, until: deadline, wait: wait)
+        binding.run.endWait(waitID)
         // The host may have given up on this phase while the hook ran.
         guard host.active != nil else { return .kill(.time) }
         switch outcome {

@@ -117,7 +117,7 @@ extension LuaScopeScanner {
         write(target)
         var contentParameter: Int?
         if case .name(let name, _) = target, isGlobal(name) {
-            contentParameter = ["didReceive": 1, "bestAttempt": 0][name]
+            contentParameter = ["didReceive": 1, "bestAttempt": 0, "afterDelivery": 1][name]
         }
         try functionBody(isMethod: isMethod, contentParameter: contentParameter)
     }

@@ -17,7 +17,7 @@ struct LuaScopeScanner {
     /// Names declared in each open block, innermost last.
     private var scopes: [Set<String>] = [[]]
     /// The names in each open block that are a handler's `content` parameter
-    /// (`didReceive`'s second, `bestAttempt`'s first).
+    /// (`didReceive`'s second, `bestAttempt`'s first, `afterDelivery`'s second).
     private var contentNames: [Set<String>] = [[]]
     /// The names in each open block that are locals holding a required module's table
     /// (`local p = require "pushscript.providers"`), with the module's name.

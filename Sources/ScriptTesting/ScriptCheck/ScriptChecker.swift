@@ -95,6 +95,8 @@ public struct ScriptChecker: Sendable {
         switch outcome {
         case .abandoned:
             return ScriptFinding(.compile, line: nil, "compiling took longer than 30 s")
+        case .notStarted:
+            return ScriptFinding(.compile, line: nil, "the script was not compiled: no Lua thread was free within 30 s")
         case .finished(nil):
             return nil
         case .finished(.tooLarge(let bytes)?):

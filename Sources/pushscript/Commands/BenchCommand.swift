@@ -1,4 +1,5 @@
 import Foundation
+import ScriptBundles
 import ScriptHost
 import Synchronization
 
@@ -55,14 +56,18 @@ enum BenchCommand: Command {
         configuration.attachmentDirectory = attachments
         defer { try? FileManager.default.removeItem(at: attachments) }
         let host = ScriptHost(configuration: configuration)
+        let installed = try HostOptions.installedScripts(a, command: name, baseline: .script(script)) { event in
+            printError(HostOptions.message(for: event, command: "bench"))
+        }
+        defer { installed?.flush() }
         #if DEBUG
         printError("pushscript bench: this is a debug build; for figures worth quoting run 'swift build -c release --static-swift-stdlib' and '.build/release/pushscript bench'")
         #endif
 
         let warmUp = min(count, 100)
-        _ = await deliveries(warmUp, concurrency: concurrency, host: host, request: request, script: script, native: native)
+        _ = await deliveries(warmUp, concurrency: concurrency, host: host, request: request, script: script, installed: installed, native: native)
         let start = ContinuousClock.now
-        let samples = await deliveries(count, concurrency: concurrency, host: host, request: request, script: script, native: native)
+        let samples = await deliveries(count, concurrency: concurrency, host: host, request: request, script: script, installed: installed, native: native)
         let elapsed = ContinuousClock.now - start
 
         let report = BenchReport(samples: samples, elapsed: elapsed)
@@ -76,7 +81,8 @@ enum BenchCommand: Command {
 
     /// Runs `count` deliveries, `concurrency` at a time; returns each one's latency and end.
     private static func deliveries(
-        _ count: Int, concurrency: Int, host: ScriptHost, request: NotificationRequest, script: Script, native: NativeRule?
+        _ count: Int, concurrency: Int, host: ScriptHost, request: NotificationRequest, script: Script,
+        installed: InstalledScripts?, native: NativeRule?
     ) async -> [BenchReport.Sample] {
         let next = Ticket()
         return await withTaskExecutorPreference(host.deliveryExecutor) {
@@ -88,6 +94,8 @@ enum BenchCommand: Command {
                         let start = ContinuousClock.now
                         let result = if let native {
                             await host.deliver(request, native: native)
+                        } else if let installed {
+                            await host.deliver(request, from: installed)
                         } else {
                             await host.deliver(request, script: .script(script))
                         }

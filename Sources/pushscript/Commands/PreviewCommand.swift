@@ -1,4 +1,5 @@
 import Foundation
+import ScriptBundles
 import ScriptHost
 import ScriptTesting
 
@@ -35,7 +36,15 @@ enum PreviewCommand: Command {
         configuration.attachmentDirectory = attachments.url
 
         let host = ScriptHost(configuration: configuration)
-        let result = await host.deliver(request, script: .script(script))
+        let installed = try HostOptions.installedScripts(a, command: name, baseline: .script(script)) { event in
+            printError(HostOptions.message(for: event, command: "preview"))
+        }
+        let result = if let installed {
+            await host.deliver(request, from: installed)
+        } else {
+            await host.deliver(request, script: .script(script))
+        }
+        installed?.flush()
         let preview = NotificationPreview(
             result: result, app: request.resolvedApp, categories: host.categories(app: request.resolvedApp), scriptName: script.name)
         do {

@@ -1,4 +1,5 @@
 import Foundation
+import ScriptBundles
 import ScriptHost
 
 /// `pushscript run SCRIPT PAYLOAD`: delivers one payload and prints the result JSON.
@@ -22,7 +23,15 @@ enum RunCommand: Command {
         var configuration = input.configuration
         configuration.attachmentDirectory = attachments.url
         let host = ScriptHost(configuration: configuration)
-        let result = await host.deliver(input.request, script: .script(input.script))
+        let installed = try HostOptions.installedScripts(a, command: name, baseline: .script(input.script)) { event in
+            printError(HostOptions.message(for: event, command: "run"))
+        }
+        let result = if let installed {
+            await host.deliver(input.request, from: installed)
+        } else {
+            await host.deliver(input.request, script: .script(input.script))
+        }
+        installed?.flush()
         standardOutput(result.prettyJSONBytes())
         if let note = attachments.note(for: result, command: name) { printError(note) }
         return result.outcome == .completed ? .success : .fallbackDelivered

@@ -1,4 +1,5 @@
 import Foundation
+import ScriptBundles
 import ScriptHost
 import Synchronization
 
@@ -63,8 +64,9 @@ enum ServeCommand: Command {
     /// How many bytes of lines may be read ahead of the answers written.
     static let readAheadBytes = 64 << 20
 
-    /// The version the start-up line names.
-    static let version = "0.3.0"
+    /// The version the start-up line names: the host's (``ScriptHost/hostVersion``), as bundles
+    /// name it.
+    static let version = "host version \(ScriptHost.hostVersion)"
 
     /// Set to 1 in a worker process's environment: it serves its parent (`--isolation process`).
     static let workerVariable = "PUSHSCRIPT_SERVE_WORKER"
@@ -119,7 +121,14 @@ enum ServeCommand: Command {
             let retention = attachments.isOwned && !isWorker ? AttachmentRetention() : nil
             let host = ScriptHost(configuration: configuration)
             let scriptFolder = ScriptDirectory(folder, memoryLimit: configuration.limits.memoryBytes) { log.script($0) }
-            backend = ThreadBackend(host: host, scripts: scriptFolder, retention: retention, idleRelease: .milliseconds(idle)) {
+            // With --state DIR --trust KEY.pub: installed bundle versions, the folder's scripts as
+            // their baseline.
+            let installed = try HostOptions.installedScripts(a, command: name, baseline: .directory(scriptFolder)) { event in
+                printError(HostOptions.message(for: event, command: "serve"))
+            }
+            backend = ThreadBackend(
+                host: host, scripts: scriptFolder, installed: installed, retention: retention, idleRelease: .milliseconds(idle)
+            ) {
                 // A worker whose Lua thread is stuck ends once its other requests are answered:
                 // its parent replaces it, and the stuck thread's CPU and memory go with it.
                 if isWorker, host.stuckLuaJobCount > 0 { stopWorker.run() }
@@ -172,7 +181,8 @@ enum ServeCommand: Command {
             "isolation": .string(isolationName), "concurrency": .integer(Int64(lanes)), "ordered": .bool(a.flag(ordered)),
         ], text: "serve: pushscript \(version), scripts \(path), limits cpu \(Int(limits.cpuTime / .milliseconds(1))) ms / memory \(limits.memoryBytes >> 20) MiB / time \(Int(limits.time / .milliseconds(1))) ms, isolation \(isolationName), concurrency \(lanes)\(a.flag(ordered) ? ", ordered" : "")")
 
-        let loop = ServeLoop(intake: intake, queues: queues, output: output, backend: backend, metrics: metricsFile, log: log, defaultApp: a.value(HostOptions.app))
+        let loop = ServeLoop(intake: intake, queues: queues, output: output, backend: backend, metrics: metricsFile, log: log, defaultApp: a.value(HostOptions.app),
+            defaultExpiry: try HostOptions.expiry(a, command: name))
         await loop.run(lanes: lanes)
         housekeeping.finish()
         backend.shutdown()
@@ -207,7 +217,9 @@ enum ServeCommand: Command {
         stop.set { intake.stop(.endOfInput) }
         let output = AnswerOutput(ordered: false, released: { intake.answered(bytes: $0) }, closed: { intake.stop(.outputClosed) })
         let housekeeping = ServeHousekeeping { _ in backend.tick() }
-        let loop = ServeLoop(intake: intake, queues: queues, output: output, backend: backend, metrics: ServeMetrics(), log: log, defaultApp: a.value(HostOptions.app))
+        let loop = ServeLoop(intake: intake, queues: queues, output: output, backend: backend, metrics: ServeMetrics(), log: log, defaultApp: a.value(HostOptions.app),
+            // checked by the parent, which passed the option on
+            defaultExpiry: (try? HostOptions.expiry(a, command: name)) ?? nil)
         await loop.run(lanes: lanes)
         housekeeping.finish()
         // A stuck Lua thread ends with the process: exit at once, without waiting for it.

@@ -1,4 +1,5 @@
 import NotificationModel
+import ScriptBundles
 import ScriptHost
 
 /// An answer made, with what the logs and counters say of it.
@@ -32,6 +33,8 @@ protocol ServeBackend: Sendable {
 struct ThreadBackend: ServeBackend {
     let host: ScriptHost
     let scripts: ScriptDirectory
+    /// Installed bundle versions over the folder's scripts (`--state DIR --trust KEY.pub`).
+    let installed: InstalledScripts?
     let retention: AttachmentRetention?
     /// How long an app goes without a request before its Lua states are closed.
     let idleRelease: Duration
@@ -41,7 +44,11 @@ struct ThreadBackend: ServeBackend {
 
     func serve(_ accepted: AcceptedRequest, _ request: NotificationRequest, id: JSONValue) async -> ServedAnswer {
         defer { answered() }
-        let result = await host.deliver(request, from: scripts)
+        let result = if let installed {
+            await host.deliver(request, from: installed)
+        } else {
+            await host.deliver(request, from: scripts)
+        }
         // Kept before it is written: a written answer's files are counted.
         retention?.keep(result)
         return ServedAnswer(line: result.jsonLineBytes(id: id), outcome: result.outcome.rawValue, reason: result.reason, script: result.script)
@@ -58,7 +65,7 @@ struct ThreadBackend: ServeBackend {
         if host.releaseIdleLuaStates(unusedFor: idleRelease) > 0 { ReleasedMemory.trim() }
     }
 
-    func shutdown() {}
+    func shutdown() { installed?.flush() }
 
     func abort() {}
 }

@@ -5,8 +5,9 @@ import ScriptHost
 /// One line of `serve`'s input, read: a request to deliver, or why it is not one.
 ///
 /// A request is a JSON object: `{"id": …, "app": "com.example.news", "payload": {…}}`, with
-/// optional `"locales": ["de-DE", "en"]` (the device's preferred languages for this request) and
-/// `"identifier"` (the request's `apns-id`, `request.identifier`; a new UUID without one).
+/// optional `"locales": ["de-DE", "en"]` (the device's preferred languages for this request),
+/// `"expireMs": N` (the system's deadline, from the request's start) and `"identifier"` (the
+/// request's `apns-id`, `request.identifier`; a new UUID without one).
 /// `id` is any JSON value and is echoed in the answer (null when absent); `app` may be left out
 /// when `serve` was given `--app`.
 enum ServeLine {
@@ -16,10 +17,11 @@ enum ServeLine {
     case invalid(id: JSONValue, message: String)
 
     /// The keys a request may have.
-    static let keys: Set<String> = ["id", "app", "payload", "locales", "identifier"]
+    static let keys: Set<String> = ["id", "app", "payload", "locales", "expireMs", "identifier"]
 
-    /// Reads a line. `defaultApp` (`--app`) is used when the request names no app.
-    static func parse(_ line: [UInt8], defaultApp: String?) -> ServeLine {
+    /// Reads a line. `defaultApp` (`--app`) is used when the request names no app, and
+    /// `defaultExpiry` (`--expire-ms`) when it gives no `expireMs`.
+    static func parse(_ line: [UInt8], defaultApp: String?, defaultExpiry: Duration? = nil) -> ServeLine {
         let value: JSONValue
         switch read(line) {
         case .success((let read, false)):
@@ -34,7 +36,7 @@ enum ServeLine {
         }
         let id = object["id"] ?? .null
         if let unknown = object.keys.filter({ !keys.contains($0) }).sorted().first {
-            return .invalid(id: id, message: "unknown key '\(unknown)'; a request has id, app, payload, locales and identifier")
+            return .invalid(id: id, message: "unknown key '\(unknown)'; a request has id, app, payload, locales, expireMs and identifier")
         }
         let app: String
         switch object["app"] {
@@ -70,7 +72,14 @@ enum ServeLine {
         case .string(let text) where !text.isEmpty: identifier = text
         default: return .invalid(id: id, message: "identifier must be a non-empty string: the request's apns-id")
         }
-        return .request(id: id, NotificationRequest(payload: payload, app: app, identifier: identifier, locales: locales))
+        var expiry = defaultExpiry
+        if let given = object["expireMs"] {
+            guard let ms = given.integerValue, let parsed = NotificationRequest.expiry(milliseconds: ms) else {
+                return .invalid(id: id, message: "expireMs must be \(NotificationRequest.expiryRange)")
+            }
+            expiry = parsed
+        }
+        return .request(id: id, NotificationRequest(payload: payload, app: app, identifier: identifier, locales: locales, expiry: expiry))
     }
 
     /// The line's JSON, read on past parts nested too deeply (whether there were some comes

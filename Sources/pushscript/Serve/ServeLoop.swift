@@ -17,6 +17,8 @@ struct ServeLoop: Sendable {
     let log: ServeLog
     /// The app of requests that name none (`--app`).
     let defaultApp: String?
+    /// The system's deadline of a request whose line gives no `expireMs` (`--expire-ms`).
+    let defaultExpiry: Duration?
 
     /// Runs `lanes` lanes until reading stops and every lane has written its answers.
     func run(lanes: Int) async {
@@ -55,7 +57,7 @@ struct ServeLoop: Sendable {
     private func serve(_ accepted: AcceptedRequest) async {
         let id: JSONValue
         let notification: NotificationRequest
-        switch ServeLine.parse(accepted.line, defaultApp: defaultApp) {
+        switch ServeLine.parse(accepted.line, defaultApp: defaultApp, defaultExpiry: defaultExpiry) {
         case .invalid(let invalidID, let message):
             return answerInvalid(accepted.index, ServeLine.errorLine(id: invalidID, message: message), cost: accepted.bytes, tag: accepted.tag)
         case .request(let requestID, let parsed):

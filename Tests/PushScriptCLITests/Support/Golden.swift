@@ -39,7 +39,7 @@ enum Golden {
         text = text.replacingOccurrences(of: temporary, with: "<tmp>")
         text = text.replacing(/[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}/, with: "<uuid>")
         text = text.replacing(/-[0-9a-f]{12}\.([a-z0-9]+)"/) { match in "-<id>.\(match.1)\"" }
-        text = text.replacing(/"(cpuMs|wallMs|memoryPeakBytes)": ?[0-9.e+-]+/) { match in "\"\(match.1)\": <n>" }
+        text = text.replacing(/"(cpuMs|wallMs|deliveredMs|memoryPeakBytes)": ?[0-9.e+-]+/) { match in "\"\(match.1)\": <n>" }
         return text
     }
 }
