@@ -58,7 +58,9 @@ if !command.subcommands.isEmpty {
         ExitStatus.success.exit()
     }
     guard let subcommand = command.subcommands.first(where: { $0.word == word }) else {
-        printError("pushscript \(command.name): unknown subcommand '\(word)'; run 'pushscript \(command.name) --help' for the subcommands")
+        let words: [String] = command.subcommands.map { $0.word }
+        let suggestion = NearestName.hint(for: word, among: words).map { " " + $0 } ?? ""
+        printError("pushscript \(command.name): unknown subcommand '\(word)';\(suggestion) run 'pushscript \(command.name) --help' for the subcommands")
         ExitStatus.usageError.exit()
     }
     command = subcommand

@@ -41,6 +41,8 @@ import Testing
         #expect(try await usageError(["test", ".", "--verbos"])
             == "pushscript test: unknown option '--verbos'; did you mean '--verbose'? run 'pushscript test --help' for the options")
         #expect(try await usageError(["tset", "."]) == "pushscript: unknown command 'tset'; did you mean 'test'? run 'pushscript --help' for the commands")
+        #expect(try await usageError(["bundle", "kegen"])
+            == "pushscript bundle: unknown subcommand 'kegen'; did you mean 'keygen'? run 'pushscript bundle --help' for the subcommands")
     }
 
     @Test func absurdLimitsAreRefusedInsteadOfWrapping() async throws {

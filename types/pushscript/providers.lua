@@ -26,7 +26,7 @@
 ---@field partialMedia? boolean Airship: apply the text first and attach what downloaded even when another download fails (its SDK applies nothing then).
 ---@field badgeKey? string The store key of the badge count (default "badge").
 ---@field timeout? number Seconds each download may take.
----@field receipts? boolean|ProviderReceipts Send the provider's delivery receipt (off unless given; posted only to hosts the host allows).
+---@field receipts? boolean|ProviderReceipts Send the provider's delivery receipt after delivery (off unless given; posted only to hosts the host allows).
 ---@field receiptTimeout? number Seconds the receipt may take (default 3).
 
 ---What the receipts need that the payload does not carry.
@@ -73,6 +73,13 @@ function providers.badge(userInfo) end
 ---@param options? ProviderOptions
 ---@return string? provider
 function providers.apply(request, content, options) end
+
+---Sends the delivery receipts `apply` noted in this request, after the content was delivered.
+---Requiring the module makes it the script's `afterDelivery` when the script defines none;
+---`apply` runs it after the script's own `afterDelivery` otherwise. Each receipt is sent once.
+---@param request Request
+---@param content Content
+function providers.afterDelivery(request, content) end
 
 ---Every name `detect` can return, in the order payloads are tried.
 ---@return string[]

@@ -1,8 +1,8 @@
 -- pushscript.providers: what each push provider's own notification service extension does,
 -- read from the payload. `providers.apply(request, content)` downloads and attaches the
 -- provider's media, registers its buttons as the category its SDK would register, applies its
--- badge rule through the store, and makes its text changes; and sends delivery receipts when
--- asked.
+-- badge rule through the store, and makes its text changes; delivery receipts, when asked
+-- for, are sent after delivery (`providers.afterDelivery`).
 --
 -- Each provider follows its own SDK's extension source; the five below were read from these
 -- files (docs/script-api.md, "Bundled modules", says what differs and why):
@@ -851,18 +851,56 @@ local function applyBadge(sys, info, content, options)
   end
 end
 
-local function sendReceipt(name, receipt, timeout)
+-- The receipts `apply` noted in this request, sent by `providers.afterDelivery` once the content
+-- has been delivered. The module's chunk runs again in every request, so this list is the
+-- request's own.
+local pending = {}
+
+local function sendReceipt(entry)
+  local receipt = entry.receipt
   local status, answer = http.post(receipt.url, json.encode(receipt.body),
-    { method = receipt.method, headers = receipt.headers, timeout = timeout })
+    { method = receipt.method, headers = receipt.headers, timeout = entry.timeout })
   if status == nil and answer:find("^not allowed: the host does not allow") then
-    log.debug("%s: delivery receipt not sent: %s", name, answer)
+    log.debug("%s: delivery receipt not sent: %s", entry.name, answer)
   elseif status == nil then
-    log.warn("%s: delivery receipt failed: %s", name, answer)
+    log.warn("%s: delivery receipt failed: %s", entry.name, answer)
   elseif status >= 300 then
-    log.warn("%s: delivery receipt answered %d", name, status)
+    log.warn("%s: delivery receipt answered %d", entry.name, status)
   else
-    log.debug("%s: delivery receipt sent (%d)", name, status)
+    log.debug("%s: delivery receipt sent (%d)", entry.name, status)
   end
+end
+
+--- Sends the delivery receipts `apply` noted, after the content was delivered. Requiring the
+--- module makes it the script's `afterDelivery` when the script has none; `apply` calls it
+--- after the script's own `afterDelivery` when the script has one. Each receipt is sent once.
+function providers.afterDelivery(request, content)
+  if #pending == 0 then return end
+  local list = pending
+  pending = {}
+  for _, entry in ipairs(list) do
+    local ok, err = pcall(sendReceipt, entry)
+    if not ok then log.warn("%s: delivery receipt failed: %s", entry.name, tostring(err)) end
+  end
+end
+
+-- Makes sure the noted receipts are sent after delivery: `providers.afterDelivery` is the
+-- script's `afterDelivery` (a global of the request's environment, which this module shares),
+-- or runs after the script's own.
+local chained
+local function sendAfterDelivery()
+  local own = afterDelivery
+  if own == providers.afterDelivery or (chained and own == chained) then return end
+  if own == nil then
+    afterDelivery = providers.afterDelivery
+    return
+  end
+  chained = function(request, content)
+    local ok, err = pcall(own, request, content)
+    providers.afterDelivery(request, content)
+    if not ok then error(err, 0) end
+  end
+  afterDelivery = chained
 end
 
 local function applyReceipt(sys, info, content, options)
@@ -878,7 +916,9 @@ local function applyReceipt(sys, info, content, options)
     log.debug("%s: delivery receipt not sent: %s", sys.name, why)
     return
   end
-  sendReceipt(sys.name, receipt, options.receiptTimeout or 3)
+  pending[#pending + 1] = { name = sys.name, receipt = receipt, timeout = options.receiptTimeout or 3 }
+  sendAfterDelivery()
+  log.debug("%s: delivery receipt to be sent after delivery", sys.name)
 end
 
 local function step(name, sys, f, ...)
@@ -905,10 +945,14 @@ function providers.apply(request, content, options)
   if options.badge ~= false then step("badge", sys, applyBadge, info, content, options) end
   -- with `whole`, the text comes with the media
   if options.media ~= false then step("media", sys, applyMedia, info, content, options, whole, options.text ~= false) end
-  -- last, so that a slow receipt server never holds the rest
+  -- noted now, sent after delivery
   step("receipt", sys, applyReceipt, info, content, options)
   return name
 end
+
+-- A script that defines no `afterDelivery` gets this module's: the host knows a script's
+-- handlers once its chunk has run, which is when a `require` at the script's top runs this.
+if afterDelivery == nil then afterDelivery = providers.afterDelivery end
 
 --- The names `detect` can return, in the order they are tried.
 function providers.names()
