@@ -113,4 +113,18 @@ import Testing
         #expect(result.posts.isEmpty)
         #expect(result.jsonValue.objectValue?["posts"] == .array([]))
     }
+
+    @Test func aLibraryRequiredFirstInsideDidReceiveNeedsTheScriptsAfterDelivery() async throws {
+        // the host knows a script's handlers once its chunk has run: a module required later
+        // cannot make itself the script's afterDelivery (docs/script-api.md says so)
+        let result = try await deliver(#"function didReceive(r, c) require("pushscript.providers").apply(r, c, {receipts = {onesignal = {appId = "x"}}}) end"#)
+        #expect(result.outcome == .completed)
+        #expect(result.posts.isEmpty)
+        // defining afterDelivery itself is enough
+        let defined = try await deliver("""
+            function didReceive(r, c) require("pushscript.providers").apply(r, c, {receipts = {onesignal = {appId = "x"}}}) end
+            function afterDelivery(r, c) require("pushscript.providers").afterDelivery(r, c) end
+            """)
+        #expect(defined.posts.map(\.after) == [true])
+    }
 }
