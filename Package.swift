@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 let package = Package(
@@ -8,6 +8,13 @@ let package = Package(
         .library(name: "ScriptHost", targets: ["ScriptHost"]),
         .library(name: "NotificationModel", targets: ["NotificationModel"]),
         .library(name: "ScriptTesting", targets: ["ScriptTesting"]),
+    ],
+    traits: [
+        .trait(
+            name: "PortableLimits",
+            description: "The limit timers' portable backend (a watchdog thread, no signals) on Linux too; "
+                + "a build for another system has it without the trait."
+        ),
     ],
     targets: [
         // Debian's liblua5.4 (headers in /usr/include/lua5.4).
@@ -26,7 +33,10 @@ let package = Package(
         .target(
             name: "CLuaShims",
             dependencies: ["CLua"],
-            cSettings: [.unsafeFlags(["-O2"])]
+            cSettings: [
+                .unsafeFlags(["-O2"]),
+                .define("PSS_PORTABLE_LIMITS", .when(traits: ["PortableLimits"])),
+            ]
         ),
         // Test support in C (plain states, the pattern matcher side by side with stock Lua):
         // linked only into the tests.

@@ -102,14 +102,12 @@ int pss_lib_tconcat(lua_State *L) {
 
 /* ---- table.sort -------------------------------------------------------------------------
  * Stock sort compares in C: with no comparator it compares strings with strcoll, which reads
- * a long string to its end, and a C function as the comparator (or as the elements' __lt)
- * runs no hook. Two hundred
- * copies of a 4 MB string are seconds of comparing in one call. The guarded sort hands such
- * sorts a comparator that charges each comparison (the lengths of its strings), so that the
- * limits are checked between comparisons. A Lua comparator runs under the hook as it is. */
-
-/* Strings at least this long make a sort without a comparator charge its comparisons. */
-#define SORT_LONG_STRING 1024
+ * a pair of strings to their first difference or to their end, and a C function as the
+ * comparator (or as the elements' __lt) runs no hook. A million references to one string of a
+ * kilobyte are seconds of comparing in one call. The guarded sort hands such sorts a
+ * comparator that charges each comparison (the lengths of its strings), so that the limits
+ * are checked between comparisons: every sort of a table holding a string, whatever its length.
+ * A Lua comparator runs under the hook as it is. */
 
 /* upvalue: the script's comparator (a C function), or nil for `<` */
 static int charged_less(lua_State *L) {
@@ -128,13 +126,13 @@ static int charged_less(lua_State *L) {
   return 1;
 }
 
-/* Whether the elements of the table at 1 (no metatable) include a long string, or a value
- * whose __lt is a C function. */
+/* Whether the elements of the table at 1 (no metatable) include a string, or a value whose
+ * __lt is a C function. */
 static int has_costly_elements(lua_State *L) {
   lua_Integer n = (lua_Integer)lua_rawlen(L, 1);
   for (lua_Integer i = 1; i <= n; i++) {
     int t = lua_rawgeti(L, 1, i);
-    int costly = t == LUA_TSTRING && lua_rawlen(L, -1) >= SORT_LONG_STRING;
+    int costly = t == LUA_TSTRING;
     if ((t == LUA_TTABLE || t == LUA_TUSERDATA) && lua_getmetatable(L, -1)) {
       lua_pushliteral(L, "__lt");
       lua_rawget(L, -2);
