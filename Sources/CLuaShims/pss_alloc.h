@@ -4,8 +4,8 @@
 #include "pss_internal.h"
 
 /* The capped allocator (lua_Alloc) whose user data is the context. Besides the memory limit it
- * refuses, as the CPU limit, a table's new hash part that the CPU budget left could not
- * re-insert its keys into at the worst (see pss_alloc.c). */
+ * refuses, as the CPU limit, a table's new hash part when moving the keys into it could cost
+ * more than the CPU budget left (see pss_alloc.c). */
 void *pss_alloc(void *ud, void *ptr, size_t osize, size_t nsize);
 
 /* Learns, once per process, where Lua allocates a table's hash part from (the allocator is
@@ -25,9 +25,5 @@ void pss_alloc_forget(pss_context *ctx);
  * kill when `bytes` more would not fit even after a full garbage collection. For C functions
  * that know their result size up front (string.rep). */
 void pss_reserve(lua_State *L, size_t bytes);
-
-/* The CPU time re-inserting `keys` keys into a hash part of as many nodes takes at the worst,
- * when they all share one chain, in nanoseconds (saturating). */
-int64_t pss_rehash_worst_ns(uint64_t keys);
 
 #endif

@@ -12,7 +12,7 @@
  *   that charges each comparison;
  * - a Lua comparator runs under the hook as it is, in the stock sort. */
 #include <limits.h>
-#include "pss_lib.h"
+#include "pss_lib_sort.h"
 
 /* Ranges this short are sorted by insertion. */
 #define SORT_SHORT 12

@@ -6,6 +6,7 @@
 #include "pss_codec.h"
 #include "pss_host.h"
 #include "pss_lib.h"
+#include "pss_lib_sort.h"
 
 /* The stock functions scripts get as they are: their work does not grow with their
  * arguments. */
