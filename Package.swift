@@ -1,13 +1,49 @@
 // swift-tools-version:6.1
 import PackageDescription
 
+// Lua 5.4: Debian's liblua5.4 on a Linux host; on any other host (Xcode on a Mac, building
+// for iOS or macOS) a C target built from Lua's own sources, which docs/apple.md says how to
+// put in Vendor/lua/src.
+#if os(Linux)
+let lua = Target.systemLibrary(name: "CLua", pkgConfig: "lua5.4", providers: [.apt(["liblua5.4-dev"])])
+#else
+let lua = Target.target(
+    name: "CLua",
+    path: "Vendor/lua/src",
+    exclude: ["lua.c", "luac.c", "Makefile"],
+    publicHeadersPath: ".",
+    cSettings: [
+        // As Lua's own Makefile and Debian build it: math.pow and the other 5.3 functions.
+        .define("LUA_COMPAT_5_3"),
+        .define("LUA_USE_MACOSX", .when(platforms: [.macOS, .macCatalyst])),
+        .define("LUA_USE_IOS", .when(platforms: [.iOS, .tvOS, .watchOS, .visionOS])),
+        .define("LUA_USE_LINUX", .when(platforms: [.linux])),
+    ]
+)
+#endif
+
+// -O2 for the C shims even in debug builds, where SwiftPM accepts an unsafe flag; Xcode may
+// refuse a package with unsafe flags as an app's dependency, so there is none off Linux. The
+// trait PortableLimits gives Linux the limit timers' portable backend (pss_timer.h), which
+// every other system has anyway.
+let portableLimits = CSetting.define("PSS_PORTABLE_LIMITS", .when(traits: ["PortableLimits"]))
+#if os(Linux)
+let shimSettings: [CSetting] = [.unsafeFlags(["-O2"]), portableLimits]
+#else
+let shimSettings: [CSetting] = [portableLimits]
+#endif
+
 let package = Package(
     name: "PushScript",
+    // Where Mutex, Atomic and task executors are (an Apple build; Linux has no minimum).
+    platforms: [.iOS(.v18), .macOS(.v15)],
     products: [
         .executable(name: "pushscript", targets: ["pushscript"]),
         .library(name: "ScriptHost", targets: ["ScriptHost"]),
         .library(name: "NotificationModel", targets: ["NotificationModel"]),
         .library(name: "ScriptTesting", targets: ["ScriptTesting"]),
+        // The Notification Service Extension adapter (UserNotifications); empty on Linux.
+        .library(name: "ServiceExtension", targets: ["ServiceExtension"]),
     ],
     traits: [
         .trait(
@@ -17,12 +53,8 @@ let package = Package(
         ),
     ],
     targets: [
-        // Debian's liblua5.4 (headers in /usr/include/lua5.4).
-        .systemLibrary(
-            name: "CLua",
-            pkgConfig: "lua5.4",
-            providers: [.apt(["liblua5.4-dev"])]
-        ),
+        // Lua 5.4 (above): Debian's on Linux, built from its sources elsewhere.
+        lua,
         // OpenSSL's libcrypto, used by the script API's crypto module only.
         .systemLibrary(
             name: "COpenSSL",
@@ -33,10 +65,7 @@ let package = Package(
         .target(
             name: "CLuaShims",
             dependencies: ["CLua"],
-            cSettings: [
-                .unsafeFlags(["-O2"]),
-                .define("PSS_PORTABLE_LIMITS", .when(traits: ["PortableLimits"])),
-            ]
+            cSettings: shimSettings
         ),
         // Test support in C (plain states, the pattern matcher side by side with stock Lua):
         // linked only into the tests.
@@ -51,10 +80,17 @@ let package = Package(
         .target(name: "MediaDownloader", dependencies: ["NotificationModel"]),
         .target(
             name: "ScriptHost",
-            dependencies: ["LuaSandbox", "NotificationModel", "MediaDownloader", "COpenSSL"]
+            dependencies: [
+                "LuaSandbox", "NotificationModel", "MediaDownloader",
+                // OpenSSL on Linux only; Apple platforms use CryptoKit (docs/apple.md).
+                .target(name: "COpenSSL", condition: .when(platforms: [.linux])),
+            ]
         ),
         .target(name: "ScriptTesting", dependencies: ["ScriptHost", "NotificationModel", "LuaSandbox"]),
         .executableTarget(name: "pushscript", dependencies: ["ScriptHost", "ScriptTesting"]),
+        // Maps results onto UserNotifications' types; every file is under
+        // `#if canImport(UserNotifications)`, so it compiles to nothing on Linux.
+        .target(name: "ServiceExtension", dependencies: ["ScriptHost", "NotificationModel"]),
 
         .testTarget(name: "LuaSandboxTests", dependencies: ["LuaSandbox", "CLuaShims", "CLuaShimsTesting", "TestSupport"], exclude: ["PatternCases"]),
         .testTarget(name: "NotificationModelTests", dependencies: ["NotificationModel"], exclude: ["Fixtures"]),
@@ -63,6 +99,11 @@ let package = Package(
         .testTarget(name: "ScriptTestingTests", dependencies: ["ScriptTesting", "TestSupport"]),
         // Runs the built pushscript (beside the test runner); golden files of its output.
         .testTarget(name: "PushScriptCLITests", dependencies: ["pushscript", "ScriptTesting", "TestSupport"], exclude: ["Golden"]),
+        // Type-checks the adapter and the docs' Swift against stand-ins of Apple's frameworks
+        // (StandIns/, built by the test itself, not by SwiftPM).
+        .testTarget(
+            name: "ServiceExtensionTests", dependencies: ["ServiceExtension", "ScriptHost", "NotificationModel", "TestSupport"],
+            exclude: ["StandIns"]),
         // What the test targets share (temporary folders, the built-binary runner); no product uses it.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
     ]

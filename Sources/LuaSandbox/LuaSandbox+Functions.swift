@@ -33,6 +33,13 @@ extension LuaSandbox {
         return id
     }
 
+    /// Lets go of the host functions registered and of what they hold, for a sandbox that is
+    /// never run again: a function that refers back to what owns the sandbox would otherwise
+    /// keep both alive, and the Lua state with them.
+    public func retire() {
+        functions.removeAll()
+    }
+
     /// Adds a value to every environment made from now on, as `module.name` or `name`.
     public func register(value: LuaInput, as name: String, in module: String? = nil) {
         let bytes = ValueCodec.encode(value)

@@ -1,5 +1,9 @@
 import Dispatch
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A task that prefers the pool as its executor (`withTaskExecutorPreference`) runs on the
 /// pool's threads between their Lua jobs: a task that hands a job to the pool and waits for it

@@ -38,8 +38,26 @@ public final class SandboxPool<Holder: SandboxHolding>: Sendable {
 
     /// Gives a sandbox back after a run. It is kept only when it may be reused.
     public func checkIn(_ holder: Holder) {
-        guard !holder.sandbox.isAbandoned, !holder.sandbox.hasHitLimit else { return }
-        idle.withLock { if $0.count < maxIdle { $0.append(holder) } }
+        guard !holder.sandbox.isAbandoned else { return }
+        let kept = !holder.sandbox.hasHitLimit && idle.withLock { idle -> Bool in
+            guard idle.count < maxIdle else { return false }
+            idle.append(holder)
+            return true
+        }
+        // One let go is retired, so that its state is closed with its last reference.
+        if !kept { holder.sandbox.retire() }
+    }
+
+    /// Lets go of every idle sandbox (each is closed when its last reference goes); returns how
+    /// many. Sandboxes checked out now are kept when they come back, as usual.
+    @discardableResult
+    public func removeIdle() -> Int {
+        let removed = idle.withLock { idle -> [Holder] in
+            defer { idle.removeAll() }
+            return idle
+        }
+        for holder in removed { holder.sandbox.retire() }
+        return removed.count
     }
 
     /// How many sandboxes the pool has made so far.

@@ -10,6 +10,8 @@ final class AppRuntime: Sendable {
     let categories: CategoryStore
     let store: KeyValueStore
     private let poolBox = Mutex<SandboxPool<HostedSandbox>?>(nil)
+    /// When a request last asked for the app's sandboxes (``Deadline/now()``, in nanoseconds).
+    private let lastUsed = Atomic<Int64>(0)
 
     init(app: String, services: HostServices) {
         self.app = app
@@ -20,7 +22,8 @@ final class AppRuntime: Sendable {
 
     /// The app's sandbox pool (made on first use, since sandboxes refer back to the runtime).
     func pool(_ services: HostServices) -> SandboxPool<HostedSandbox> {
-        poolBox.withLock { pool in
+        lastUsed.store(Deadline.now().nanoseconds, ordering: .relaxed)
+        return poolBox.withLock { pool in
             if let pool { return pool }
             let made = SandboxPool<HostedSandbox>(maxIdle: 4) { [unowned self] () throws(SandboxError) in
                 try HostedSandbox(app: self, services: services)
@@ -28,5 +31,14 @@ final class AppRuntime: Sendable {
             pool = made
             return made
         }
+    }
+}
+
+extension AppRuntime {
+    /// Closes the app's idle Lua states when no request has asked for them since `cutoff`
+    /// (in ``Deadline/now()`` nanoseconds); returns how many it let go.
+    func releaseIdleStates(unusedSince cutoff: Int64) -> Int {
+        guard lastUsed.load(ordering: .relaxed) < cutoff else { return 0 }
+        return poolBox.withLock { $0 }?.removeIdle() ?? 0
     }
 }

@@ -87,9 +87,12 @@ enum ScriptFileSystem {
         guard isRegularFile(info) else { return .unreadable("it is not a regular file") }
         let fileStamp = stamp(info)
         guard fileStamp.size <= Int64(limit) else { return .tooLarge(fileStamp) }
-        var bytes = [UInt8](repeating: 0, count: limit + 1)
+        // Sized by the file (one byte more, to see it grow), not by the limit: the array is kept
+        // as the source, and a host of many scripts keeps one each.
+        var bytes = [UInt8](repeating: 0, count: Int(fileStamp.size) + 1)
         var count = 0
-        while count < bytes.count {
+        while count < bytes.count || (count == bytes.count && bytes.count <= limit) {
+            if count == bytes.count { bytes += [UInt8](repeating: 0, count: min(bytes.count, limit + 1 - bytes.count)) }
             let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + count, $0.count - count) }
             if n == 0 { break }
             if n < 0 {

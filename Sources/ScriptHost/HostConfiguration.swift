@@ -38,6 +38,11 @@ public struct HostConfiguration: Sendable {
     /// an extension reads files of its bundle or App Group. Nil for none: then `{path = …}`
     /// names only files of this request's downloads and of media answers.
     public var mediaDirectory: URL?
+    /// The cryptography of `crypto.*` (AES-GCM and ChaCha20-Poly1305 decryption, SHA-256,
+    /// HMAC-SHA256): the platform's own (OpenSSL's libcrypto on Linux, CryptoKit on Apple
+    /// platforms) unless an app supplies another. A result's `script.sha256` always uses the
+    /// platform's.
+    public var crypto: any ScriptCrypto = PlatformCrypto.default
 
     /// A configuration with SPEC's defaults.
     public init(

@@ -14,7 +14,7 @@ public final class ScriptHost: Sendable {
     public var configuration: HostConfiguration { services.configuration }
 
     let services: HostServices
-    private let apps = Mutex<[String: AppRuntime]>([:])
+    let apps = Mutex<[String: AppRuntime]>([:])
 
     /// A host.
     public convenience init(configuration: HostConfiguration = HostConfiguration()) {

@@ -20,7 +20,9 @@ final class AttachmentFolder: Sendable {
     private let signalSources: Mutex<[any DispatchSourceSignal]>
 
     /// The folder `--attachments` names, or one of the command's own named `pushscript-COMMAND-…`.
-    init(_ a: ParsedArguments, command: String) throws(UsageError) {
+    /// `removedOnSignals`: SIGINT and SIGTERM remove the folder and exit (a command that
+    /// handles its own signals, as `serve` does, says false and calls ``remove()``).
+    init(_ a: ParsedArguments, command: String, removedOnSignals: Bool = true) throws(UsageError) {
         if let path = a.value(Self.option) {
             url = try FolderArgument.made(path, Self.option, command: command).standardizedFileURL
             isOwned = false
@@ -28,7 +30,7 @@ final class AttachmentFolder: Sendable {
         } else {
             url = FileManager.default.temporaryDirectory.appendingPathComponent("pushscript-\(command)-\(UUID().uuidString)", isDirectory: true)
             isOwned = true
-            signalSources = Mutex(Self.removeOnSignals(url))
+            signalSources = Mutex(removedOnSignals ? Self.removeOnSignals(url) : [])
         }
     }
 

@@ -1,4 +1,6 @@
+#if canImport(Glibc)
 import Glibc
+#endif
 import Testing
 @testable import LuaSandbox
 

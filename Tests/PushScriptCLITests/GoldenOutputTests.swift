@@ -42,7 +42,7 @@ import Testing
             not json
 
             """
-        let text = try await output(["serve", "--scripts", "docs/examples/serve", "--offline", "--concurrency", "1"], stdin: stdin)
+        let text = try await output(["serve", "--scripts", "docs/examples/serve", "--offline", "--concurrency", "1", "--ordered"], stdin: stdin)
         try Golden.check(text, against: "output/serve.txt")
     }
 

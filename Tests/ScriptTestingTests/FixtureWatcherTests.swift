@@ -73,6 +73,26 @@ final class LineCollector: Sendable {
     }
 }
 
+/// The watchers the watch loop runs on here: the platform's and the portable one.
+enum WatcherBackend: String, CaseIterable, CustomTestStringConvertible, Sendable {
+    #if os(Linux)
+    case inotify
+    #endif
+    case polling
+
+    var testDescription: String { rawValue }
+
+    /// A watcher whose bursts end after 50 ms without events.
+    func make() throws -> any DirectoryWatching {
+        switch self {
+        #if os(Linux)
+        case .inotify: try InotifyDirectoryWatcher(debounce: .milliseconds(50))
+        #endif
+        case .polling: PollingDirectoryWatcher(interval: .milliseconds(20), debounce: .milliseconds(50))
+        }
+    }
+}
+
 @Suite("Fixture watcher")
 struct FixtureWatcherTests {
     @Test func planKnowsEachFixturesFiles() throws {
@@ -145,11 +165,11 @@ struct FixtureWatcherTests {
         #expect(after.affected(by: FileChanges(overflowed: true), since: after) == after.fixtures)
     }
 
-    @Test func inotifySeesWritesAndRenameSavesOnceABurstIsQuiet() async throws {
+    @Test(arguments: WatcherBackend.allCases) func aWatcherSeesWritesAndRenameSavesOnceABurstIsQuiet(_ backend: WatcherBackend) async throws {
         let tree = try FixtureTree()
         defer { tree.remove() }
         try tree.write("rules/app.lua", "-- first")
-        let watcher = try InotifyDirectoryWatcher(debounce: .milliseconds(50))
+        let watcher = try backend.make()
         defer { watcher.stop() }
         watcher.watch([tree.path("rules")])
         var changes = watcher.changes.makeAsyncIterator()
@@ -161,21 +181,27 @@ struct FixtureWatcherTests {
         try tree.renameSave("rules/app.lua", "-- renamed over")
         let renamed = await changes.next()
         #expect(renamed?.paths.contains(tree.path("rules/app.lua")) == true)
-        #expect(renamed?.paths.contains(tree.path("rules/app.lua.swp~")) == true)
+        // Polling sees the temporary file only when a listing falls between its write and
+        // the rename.
+        if backend != .polling { #expect(renamed?.paths.contains(tree.path("rules/app.lua.swp~")) == true) }
+
+        try FileManager.default.removeItem(atPath: tree.path("rules/app.lua"))
+        let removed = await changes.next()
+        #expect(removed?.paths.contains(tree.path("rules/app.lua")) == true)
     }
 
-    @Test func stoppingEndsTheChanges() async throws {
-        let watcher = try PlatformDirectoryWatcher.make()
+    @Test(arguments: WatcherBackend.allCases) func stoppingEndsTheChanges(_ backend: WatcherBackend) async throws {
+        let watcher = try backend.make()
         watcher.stop()
         var changes = watcher.changes.makeAsyncIterator()
         #expect(await changes.next() == nil)
     }
 
-    @Test func loopRerunsOnEditRenameSaveNewFixtureAndBrokenScript() async throws {
+    @Test(arguments: WatcherBackend.allCases) func loopRerunsOnEditRenameSaveNewFixtureAndBrokenScript(_ backend: WatcherBackend) async throws {
         let tree = try FixtureTree()
         defer { tree.remove() }
         try tree.writeTwoScripts(titles: ("Hello", "Other"), names: ("greets", "other"))
-        let watcher = try InotifyDirectoryWatcher(debounce: .milliseconds(50))
+        let watcher = try backend.make()
         let loop = FixtureWatcher(paths: [tree.path("tests")], runner: FixtureRunner(), watcher: watcher)
         let lines = LineCollector()
         let flushes = Atomic<Int>(0)
@@ -223,5 +249,66 @@ struct FixtureWatcherTests {
         watcher.stop()
         await task.value
         #expect(flushes.load(ordering: .relaxed) == 7)
+    }
+}
+
+/// The polling watcher's listings, compared directly.
+@Suite("Polling directory watcher")
+struct PollingDirectoryWatcherTests {
+    @Test func aRewriteOfTheSameSizeWithinOneClockTickIsSeen() throws {
+        let tree = try FixtureTree()
+        defer { tree.remove() }
+        let directory = tree.path("rules")
+        // Both writes get the same modification time, as within one tick of a coarse clock.
+        let tick = Date()
+        try tree.write("rules/app.lua", "-- aaaa")
+        try FileManager.default.setAttributes([.modificationDate: tick], ofItemAtPath: tree.path("rules/app.lua"))
+        let first = try #require(PollingDirectoryWatcher.list(directory, previous: nil))
+        // Written again in place: same size, same inode.
+        let stamp = try #require(first["app.lua"])
+        let handle = try #require(FileHandle(forWritingAtPath: tree.path("rules/app.lua")))
+        try handle.write(contentsOf: Data("-- bbbb".utf8))
+        try handle.close()
+        try FileManager.default.setAttributes([.modificationDate: tick], ofItemAtPath: tree.path("rules/app.lua"))
+        #expect(PollingDirectoryWatcher.list(directory, previous: nil)?["app.lua"]?.withoutHash == stamp.withoutHash)
+        let second = try #require(PollingDirectoryWatcher.relist(directory, previous: first))
+        #expect(second.changed == ["app.lua"])
+        // Once the stamp has settled, an unchanged file is not reported, and its hash is dropped.
+        Thread.sleep(forTimeInterval: PollingDirectoryWatcher.settleTime * 2)
+        let third = try #require(PollingDirectoryWatcher.relist(directory, previous: second.listing))
+        #expect(third.changed.isEmpty)
+        #expect(third.listing["app.lua"]?.contentHash == nil)
+        let fourth = try #require(PollingDirectoryWatcher.relist(directory, previous: third.listing))
+        #expect(fourth.changed.isEmpty)
+    }
+
+    @Test func aFolderIsReportedWhenMadeOrRemovedNotWhenWhatIsInItChanges() throws {
+        let tree = try FixtureTree()
+        defer { tree.remove() }
+        let root = tree.root.standardizedFileURL.path
+        let before = try #require(PollingDirectoryWatcher.list(root, previous: nil))
+        try FileManager.default.createDirectory(atPath: tree.path("media"), withIntermediateDirectories: false)
+        let made = try #require(PollingDirectoryWatcher.relist(root, previous: before))
+        #expect(made.changed == ["media"])
+        try tree.write("tests/a.fixture.json", "{}")
+        let inside = try #require(PollingDirectoryWatcher.relist(root, previous: made.listing))
+        #expect(inside.changed.isEmpty)
+        try FileManager.default.removeItem(atPath: tree.path("media"))
+        let removed = try #require(PollingDirectoryWatcher.relist(root, previous: inside.listing))
+        #expect(removed.changed == ["media"])
+    }
+
+    @Test func aWatchedDirectoryThatGoesAwayIsReportedAndWatchedNoMore() async throws {
+        let tree = try FixtureTree()
+        defer { tree.remove() }
+        try tree.write("rules/app.lua", "-- a")
+        let watcher = PollingDirectoryWatcher(interval: .milliseconds(20), debounce: .milliseconds(50))
+        defer { watcher.stop() }
+        watcher.watch([tree.path("rules"), tree.path("missing")])
+        var changes = watcher.changes.makeAsyncIterator()
+        try FileManager.default.removeItem(atPath: tree.path("rules"))
+        let burst = await changes.next()
+        #expect(burst?.paths == [tree.path("rules"), tree.path("rules/app.lua")])
+        #expect(watcher.scan().isEmpty)
     }
 }

@@ -1,5 +1,7 @@
 import Foundation
+#if canImport(Glibc)
 import Glibc
+#endif
 import Synchronization
 
 /// A TCP listener on 127.0.0.1 and an ephemeral port for the tests' HTTP servers: it accepts on

@@ -9,10 +9,13 @@ import LuaSandbox
 /// and `"authentication failed"` for a wrong key or tampered data (never a partial plaintext).
 /// A call that is wrong in itself raises an error instead: an argument that is not a table, a
 /// field that is not a string, or a field the table should not have.
+///
+/// The cryptography is the host's ``HostConfiguration/crypto``.
 struct CryptoModule: ScriptModule {
     unowned let host: ModuleHost
 
     func install() {
+        let crypto = host.services.configuration.crypto
         host.sandbox.register("decrypt", in: "crypto") { call in
             switch Self.decryptRequest(call[0]) {
             case .failure(let failure): return .error(failure.message)
@@ -21,7 +24,7 @@ struct CryptoModule: ScriptModule {
                 do throws(AEAD.Failure) {
                     let plaintext = try AEAD.open(
                         alg, key: fields["key"] ?? [], nonce: fields["nonce"] ?? [], ciphertext: fields["ciphertext"] ?? [],
-                        tag: fields["tag"] ?? [], aad: fields["aad"] ?? [])
+                        tag: fields["tag"] ?? [], aad: fields["aad"] ?? [], using: crypto)
                     return .values([.string(LuaString(bytes: plaintext))])
                 } catch {
                     return .values([.nil, .text(error.message)])
@@ -30,14 +33,14 @@ struct CryptoModule: ScriptModule {
         }
         host.sandbox.register("sha256", in: "crypto") { call in
             Arguments.string(call, 0, "sha256").then { s in
-                guard let digest = Digest.sha256(s.bytes) else { return .error("crypto.sha256: the digest could not be computed") }
+                guard let digest = Digest.sha256(s.bytes, using: crypto) else { return .error("crypto.sha256: the digest could not be computed") }
                 return .values([.string(LuaString(bytes: digest))])
             }
         }
         host.sandbox.register("hmacSHA256", in: "crypto") { call in
             Arguments.string(call, 0, "hmacSHA256").then { key in
                 Arguments.string(call, 1, "hmacSHA256").then { s in
-                    guard let mac = Digest.hmacSHA256(key: key.bytes, data: s.bytes) else {
+                    guard let mac = Digest.hmacSHA256(key: key.bytes, data: s.bytes, using: crypto) else {
                         return .error("crypto.hmacSHA256: the MAC could not be computed")
                     }
                     return .values([.string(LuaString(bytes: mac))])

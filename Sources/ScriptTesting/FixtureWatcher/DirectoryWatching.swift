@@ -37,19 +37,20 @@ public struct WatchError: Error, Sendable, CustomStringConvertible {
     public var description: String { message }
 }
 
-/// The platform's ``DirectoryWatching``, chosen here and nowhere else: inotify on Linux.
+/// The platform's ``DirectoryWatching``, chosen here and nowhere else: inotify on Linux
+/// (``InotifyDirectoryWatcher``), elsewhere the portable ``PollingDirectoryWatcher``.
 public enum PlatformDirectoryWatcher {
     /// A watcher for this platform.
     ///
-    /// - Throws: ``WatchError`` when the platform has no watcher or it cannot start; the
-    ///   message says which, and what would let it start.
+    /// - Throws: ``WatchError`` when the platform's watcher cannot start; the message says
+    ///   what would let it start.
     public static func make() throws(WatchError) -> any DirectoryWatching {
         #if os(Linux)
         do { return try InotifyDirectoryWatcher() } catch {
             throw WatchError(message: "\(error.message) (raise the inotify limits)")
         }
         #else
-        throw WatchError(message: "watching files is not built for this platform yet")
+        return PollingDirectoryWatcher()
         #endif
     }
 }

@@ -1,6 +1,10 @@
 #if os(Linux)
-import Foundation
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import Foundation
 import Synchronization
 
 /// ``DirectoryWatching`` over Linux's inotify: one watch per directory, read by a thread of its

@@ -18,7 +18,7 @@ enum ServeLine {
     static let keys: Set<String> = ["id", "app", "payload", "locales"]
 
     /// Reads a line. `defaultApp` (`--app`) is used when the request names no app.
-    static func parse(_ line: String, defaultApp: String?) -> ServeLine {
+    static func parse(_ line: [UInt8], defaultApp: String?) -> ServeLine {
         let value: JSONValue
         switch read(line) {
         case .success((let read, false)):
@@ -51,8 +51,7 @@ enum ServeLine {
         }
         let payload: Payload
         // measured on the line's text: a key written twice in the payload still counts
-        var text = line
-        let sentSize = text.withUTF8 { Payload.sentSize(ofMember: "payload", inUTF8: UnsafeRawBufferPointer($0)) } ?? 0
+        let sentSize = line.withUnsafeBytes { Payload.sentSize(ofMember: "payload", inUTF8: $0) } ?? 0
         do { payload = try Payload(value: payloadValue, sentSize: sentSize) } catch {
             return .invalid(id: id, message: error.message)
         }
@@ -70,9 +69,8 @@ enum ServeLine {
     /// The line's JSON, read on past parts nested too deeply (whether there were some comes
     /// with it), so that such a line can still be answered under its `id`; an `id` that had
     /// such a part is left out.
-    private static func read(_ line: String) -> Result<(JSONValue, Bool), JSONReadError> {
-        var text = line
-        return text.withUTF8 { bytes in
+    private static func read(_ line: [UInt8]) -> Result<(JSONValue, Bool), JSONReadError> {
+        line.withUnsafeBufferPointer { bytes in
             var builder = JSONValue.Builder()
             do throws(JSONReadError) {
                 let read = try JSONScanner.readSkippingTooDeep(bytes, into: &builder, maximumDepth: JSONValue.maximumDepth)

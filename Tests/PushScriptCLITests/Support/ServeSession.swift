@@ -61,6 +61,29 @@ final class ServeSession: Sendable {
         return (process.terminationStatus, stdoutLines.all)
     }
 
+    /// The process's id.
+    var pid: Int32 { process.processIdentifier }
+
+    /// Sends `number` (SIGTERM, SIGHUP, ...) without waiting.
+    func signal(_ number: Int32) {
+        kill(process.processIdentifier, number)
+    }
+
+    /// Waits for the exit; returns the status and every output line.
+    func exit(timeout: Duration = .seconds(60)) async throws -> (status: Int32, lines: [String]) {
+        try await waitFor(timeout: timeout) { !process.isRunning && stdoutLines.isClosed }
+        return (process.terminationStatus, stdoutLines.all)
+    }
+
+    /// A line of `/proc/PID/status` as a number of KiB (`VmRSS`, `VmHWM`), while it runs.
+    func memoryKiB(_ field: String) -> Int? {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
+        for line in text.split(separator: "\n") where line.hasPrefix(field + ":") {
+            return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
+        }
+        return nil
+    }
+
     /// Sends SIGTERM and waits for the exit; returns the status.
     func terminate(timeout: Duration = .seconds(60)) async throws -> Int32 {
         process.terminate()

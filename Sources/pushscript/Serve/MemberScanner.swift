@@ -1,0 +1,67 @@
+/// Walks JSON text without building values: enough to find where a member ends.
+struct MemberScanner {
+    let bytes: [UInt8]
+    var index = 0
+
+    var position: Int? { index < bytes.count ? index : nil }
+
+    mutating func skipSpace() -> Bool {
+        while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
+        return index < bytes.count
+    }
+
+    mutating func take(_ byte: UInt8) -> Bool {
+        guard index < bytes.count, bytes[index] == byte else { return false }
+        index += 1
+        return true
+    }
+
+    /// Past a string that starts here; false when it does not end within the bytes.
+    mutating func skipString() -> Bool {
+        guard take(UInt8(ascii: "\"")) else { return false }
+        while index < bytes.count {
+            switch bytes[index] {
+            case UInt8(ascii: "\\"): index += 2
+            case UInt8(ascii: "\""):
+                index += 1
+                return true
+            default: index += 1
+            }
+        }
+        return false
+    }
+
+    /// Past a value that starts here (nested ones by their brackets).
+    mutating func skipValue() -> Bool {
+        guard index < bytes.count else { return false }
+        switch bytes[index] {
+        case UInt8(ascii: "\""):
+            return skipString()
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            var depth = 0
+            while index < bytes.count {
+                switch bytes[index] {
+                case UInt8(ascii: "\""):
+                    guard skipString() else { return false }
+                    continue
+                case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
+                case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                    depth -= 1
+                    if depth == 0 {
+                        index += 1
+                        return true
+                    }
+                default: break
+                }
+                index += 1
+            }
+            return false
+        default:
+            // A number, true, false or null: up to the next delimiter, which must be there.
+            while index < bytes.count, ![UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) {
+                index += 1
+            }
+            return index < bytes.count
+        }
+    }
+}
