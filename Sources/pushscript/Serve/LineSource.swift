@@ -15,6 +15,15 @@ private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?,
     #endif
 }
 
+/// The C library's `poll`, which ``LineSource/poll(reading:)`` hides by its name.
+private func systemPoll(_ entries: UnsafeMutablePointer<pollfd>, _ count: Int, _ timeout: Int32) -> Int32 {
+    #if canImport(Glibc)
+    Glibc.poll(entries, nfds_t(count), timeout)
+    #else
+    Darwin.poll(entries, nfds_t(count), timeout)
+    #endif
+}
+
 /// One line of `serve`'s input, as read.
 enum InputLine {
     /// A whole line, without its line end.
@@ -142,7 +151,7 @@ final class LineSource {
     /// Whether a read would return at once (with data, or at the end of input).
     private var isReady: Bool {
         var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-        return poll(&entry, 1, 0) > 0
+        return systemPoll(&entry, 1, 0) > 0
     }
 
     private var reader: InputThread {
