@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 // Lua 5.4: Debian's liblua5.4 on a Linux host; on any other host (Xcode on a Mac, building
@@ -23,11 +23,14 @@ let lua = Target.target(
 #endif
 
 // -O2 for the C shims even in debug builds, where SwiftPM accepts an unsafe flag; Xcode may
-// refuse a package with unsafe flags as an app's dependency, so there is none off Linux.
+// refuse a package with unsafe flags as an app's dependency, so there is none off Linux. The
+// trait PortableLimits gives Linux the limit timers' portable backend (pss_timer.h), which
+// every other system has anyway.
+let portableLimits = CSetting.define("PSS_PORTABLE_LIMITS", .when(traits: ["PortableLimits"]))
 #if os(Linux)
-let shimSettings: [CSetting] = [.unsafeFlags(["-O2"])]
+let shimSettings: [CSetting] = [.unsafeFlags(["-O2"]), portableLimits]
 #else
-let shimSettings: [CSetting] = []
+let shimSettings: [CSetting] = [portableLimits]
 #endif
 
 let package = Package(
@@ -42,6 +45,13 @@ let package = Package(
         .library(name: "ScriptBundles", targets: ["ScriptBundles"]),
         // The Notification Service Extension adapter (UserNotifications); empty on Linux.
         .library(name: "ServiceExtension", targets: ["ServiceExtension"]),
+    ],
+    traits: [
+        .trait(
+            name: "PortableLimits",
+            description: "The limit timers' portable backend (a watchdog thread, no signals) on Linux too; "
+                + "a build for another system has it without the trait."
+        ),
     ],
     targets: [
         // Lua 5.4 (above): Debian's on Linux, built from its sources elsewhere.

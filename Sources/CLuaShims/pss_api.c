@@ -294,14 +294,17 @@ static int p_value_read(lua_State *L) {
   return 0;
 }
 
-/* Runs p_value_read with ctx->reading set (see pss_call_without_arguments); the memory limit
- * is as it was after it, whatever happened. */
+/* Runs p_value_read with ctx->reading set (see pss_call_without_arguments) and the read's
+ * allowance of CPU and wall time (pss_read_begin: its walks are charged); the memory limit is
+ * as it was after it, whatever happened. */
 static int read_value(pss_context *ctx, ref_args *a, pss_buffer *err) {
   int reading = ctx->reading;
   size_t limit = ctx->limit;
+  if (!reading) pss_read_begin(ctx);
   ctx->reading = 1;
   int status = protected(ctx, p_value_read, a, err);
   ctx->reading = reading;
+  if (!reading) pss_read_end(ctx);
   ctx->limit = limit;
   return status;
 }

@@ -15,7 +15,6 @@ typedef struct encoder {
   pss_buffer *out;
   size_t max_bytes;  /* the encoding may not grow past this */
   size_t weight;     /* what the copy costs the host beyond its bytes (tables met) */
-  int charge;        /* whether the work is charged to the running script */
   const void *path[PSS_CODEC_MAX_DEPTH + 1];
   int depth;
 } encoder;
@@ -68,11 +67,13 @@ static void encode_table(lua_State *L, encoder *e, int idx) {
   }
   if (e->depth >= PSS_CODEC_MAX_DEPTH) { put_u8(L, e, PSS_TAG_TOO_DEEP); return; }
   luaL_checkstack(L, 4, "value too deep to convert");
-  /* First pass: count the entries and see whether the keys are exactly 1..n. */
+  /* First pass: count the entries and see whether the keys are exactly 1..n. Each lua_next
+   * is charged as a walk along a chain (PSS_CHARGE_NEXT). */
   uint64_t count = 0, largest = 0;
   int sequence = 1;
   lua_pushnil(L);
   while (lua_next(L, idx) != 0) {
+    pss_charge(L, PSS_CHARGE_NEXT);
     count++;
     if (sequence) {
       lua_Integer k;
@@ -105,6 +106,7 @@ static void encode_table(lua_State *L, encoder *e, int idx) {
   } else {
     lua_pushnil(L);
     while (lua_next(L, idx) != 0) {
+      pss_charge(L, PSS_CHARGE_NEXT);
       encode(L, e, lua_gettop(L) - 1);
       encode(L, e, lua_gettop(L));
       lua_pop(L, 1);
@@ -125,8 +127,9 @@ static int32_t host_object_id(lua_State *L, int idx) {
 
 static void encode(lua_State *L, encoder *e, int idx) {
   /* A table met twice is encoded twice, so a script can build a value whose encoding grows
-   * exponentially with its size: the work is charged, and the encoding capped. */
-  if (e->charge) pss_charge(L, 1);
+   * exponentially with its size: the work is charged (to the script, or to a host read's
+   * allowance), and the encoding capped. */
+  pss_charge(L, 1);
   switch (lua_type(L, idx)) {
     case LUA_TNIL: put_u8(L, e, PSS_TAG_NIL); break;
     case LUA_TBOOLEAN: put_u8(L, e, lua_toboolean(L, idx) ? PSS_TAG_TRUE : PSS_TAG_FALSE); break;
@@ -145,7 +148,7 @@ static void encode(lua_State *L, encoder *e, int idx) {
       size_t len;
       const char *s = lua_tolstring(L, idx, &len);
       if (len > UINT32_MAX) too_large(L, e);
-      if (e->charge) pss_charge(L, len / 64);
+      pss_charge(L, len / 64);
       put_u8(L, e, PSS_TAG_STRING);
       put_u32(L, e, (uint32_t)len);
       put_bytes(L, e, s, len);
@@ -177,25 +180,24 @@ static void encode(lua_State *L, encoder *e, int idx) {
   }
 }
 
-static void encoder_init(lua_State *L, encoder *e, pss_buffer *out, int charge) {
+static void encoder_init(lua_State *L, encoder *e, pss_buffer *out) {
   pss_context *ctx = pss_ctx(L);
   e->out = out;
   e->max_bytes = ctx != NULL ? ctx->limit : PSS_CODEC_MAX_BYTES;
   if (e->max_bytes < out->length) e->max_bytes = out->length;
   e->weight = 0;
-  e->charge = charge;
   e->depth = 0;
 }
 
 void pss_encode_value(lua_State *L, int idx, pss_buffer *out) {
   encoder e;
-  encoder_init(L, &e, out, 0);
+  encoder_init(L, &e, out);
   encode(L, &e, lua_absindex(L, idx));
 }
 
 void pss_encode_arguments(lua_State *L, int first, int n, pss_buffer *out) {
   encoder e;
-  encoder_init(L, &e, out, 1);
+  encoder_init(L, &e, out);
   put_u32(L, &e, (uint32_t)n);
   for (int i = 0; i < n; i++) encode(L, &e, first + i);
 }

@@ -16,8 +16,9 @@
 #define PSS_CODEC_TABLE_WEIGHT ((size_t)64)
 
 /* Appends the value at `idx` to `out`, reading tables with raw access only (no metamethod
- * runs; a read-only view is read through to the table it shows). Raises a Lua error when
- * memory ran out or the encoding passed the cap. */
+ * runs; a read-only view is read through to the table it shows). Its work is charged step by
+ * step (pss_charge: to the running script, or to a host read's allowance). Raises a Lua error
+ * when memory ran out or the encoding passed the cap, and the kill when a limit tripped. */
 void pss_encode_value(lua_State *L, int idx, pss_buffer *out);
 /* Appends a u32 count and the values at stack indices first..first+n-1: the arguments of a
  * host call, whose encoding is charged to the running script's CPU budget (and can raise the

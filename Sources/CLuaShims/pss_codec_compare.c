@@ -38,6 +38,7 @@ static int same_table(lua_State *L, int idx, cursor *c, int list) {
   if (n == 0 && pss_marked_array(L, idx) != list) return 0;
   if (list) {
     for (uint32_t i = 1; i <= n; i++) {
+      pss_charge(L, 1);
       lua_rawgeti(L, idx, (lua_Integer)i);
       int ok = same(L, lua_gettop(L), c);
       lua_pop(L, 1);
@@ -49,6 +50,7 @@ static int same_table(lua_State *L, int idx, cursor *c, int list) {
       uint32_t length;
       if (!take(c, &tag, 1) || tag != PSS_TAG_STRING || !take(c, &length, 4) || c->len - c->pos < length)
         return 0;
+      pss_charge(L, 1 + length / 64);
       lua_pushlstring(L, (const char *)c->data + c->pos, length);
       c->pos += length;
       lua_rawget(L, idx);
@@ -57,10 +59,12 @@ static int same_table(lua_State *L, int idx, cursor *c, int list) {
       if (!ok) return 0;
     }
   }
-  /* nothing besides: as many entries as the encoding has */
+  /* nothing besides: as many entries as the encoding has (each lua_next charged as a walk
+   * along a chain, as the encoder charges it) */
   uint32_t count = 0;
   lua_pushnil(L);
   while (lua_next(L, idx) != 0) {
+    pss_charge(L, PSS_CHARGE_NEXT);
     lua_pop(L, 1);
     if (++count > n) {
       lua_pop(L, 1);
@@ -100,6 +104,7 @@ static int same(lua_State *L, int idx, cursor *c) {
       size_t have;
       if (!take(c, &length, 4) || c->len - c->pos < length || lua_type(L, idx) != LUA_TSTRING) return 0;
       const char *s = lua_tolstring(L, idx, &have);
+      pss_charge(L, length / 64);
       int ok = have == length && memcmp(s, c->data + c->pos, length) == 0;
       c->pos += length;
       return ok;

@@ -1,5 +1,5 @@
-/* Internal interface of the shims: the per-state context, the limits and the kill, and the
- * environments.
+/* Internal interface of the shims: the per-state context and the environments; it includes
+ * the limits' headers.
  * Not visible to Swift (not under include/). */
 #ifndef PSS_INTERNAL_H
 #define PSS_INTERNAL_H
@@ -11,19 +11,10 @@
 #include <lua.h>
 #include <lauxlib.h>
 #include "pss.h"
+#include "pss_timer.h"
 
-/* Instructions between a limit signal and the hook's look at the clocks; and between two runs
- * of the count hook on a thread where the limit timers cannot be made. */
-#define PSS_HOOK_COUNT 1000
-/* Nanoseconds between repeated limit signals once a limit timer has fired: a signal that finds
- * the previous one not yet acted on makes the hook fire on the next instruction, so 1,000
- * instructions that each spend milliseconds in the VM (a `for` limit or an `==` on a string of
- * megabytes) cannot carry a script far past its limit. */
-#define PSS_RESIGNAL_NS 2000000
-/* Wall-clock nanoseconds between two reads of the thread's CPU clock. */
-#define PSS_CPU_CHECK_NS 1000000
-/* Charged C steps between two reads of the clocks. */
-#define PSS_CHARGE_INTERVAL 4096
+/* The hash parts the allocator made (pss_alloc.c). */
+typedef struct pss_hash_parts pss_hash_parts;
 
 /* Everything the shims keep per lua_State. The main thread's extra space points at it, and
  * every coroutine inherits that pointer. It is also the allocator's user data. */
@@ -31,6 +22,8 @@ struct pss_context {
   lua_State *L;                 /* the main thread */
   /* memory (bytes held by the state) */
   size_t used, limit, peak;
+  /* the large hash parts the allocator made, for the CPU limit's look at a table's growth */
+  pss_hash_parts *hash_parts;
   /* CPU budget, in nanoseconds of the running thread's CPU clock; 0 = none */
   int64_t cpu_start_ns, cpu_budget_ns;
   /* wall-clock deadline on CLOCK_MONOTONIC, in nanoseconds; 0 = none */
@@ -45,23 +38,29 @@ struct pss_context {
   _Atomic int trip;
   /* set from any thread to stop the script at its next check (the deadline watchdog) */
   _Atomic int cancel;
+  /* while the host reads a value out of the state: the CPU clock reading and the monotonic
+   * time past which a charged walk stops (0 = none; pss_read_begin) */
+  int64_t read_cpu_until_ns, read_wall_until_ns;
   /* C steps charged since the clocks were last read */
   size_t steps;
   /* when the thread's CPU clock was last read (CLOCK_MONOTONIC ns) */
   int64_t cpu_checked_ns;
-  /* set by the limit signal: a timer fired or the watchdog cancelled; the hook is then on
-   * (see pss_limits.c) */
+  /* the CPU time the run had used when its thread's CPU clock was last read, and when that was
+   * (CLOCK_MONOTONIC ns): what another thread knows of it without a clock of that thread */
+  _Atomic int64_t cpu_sample_ns, cpu_sampled_at_ns;
+  /* set by the limit timers (pss_alarm): a timer fired or the run was cancelled; the hook is
+   * then on (see pss_kill.c) */
   _Atomic int alarm;
-  /* the Lua thread (main or coroutine) running now: the one the limit signal hooks */
+  /* the Lua thread (main or coroutine) running now: the one the limit timers hook */
   lua_State *_Atomic running;
   /* the armed run uses the limit timers (else the count hook checks the clocks) */
   int timed;
-  /* the OS thread the run is armed on, for the watchdog's signal; under thread_lock */
+  /* the OS thread the run is armed on, for the cancel; under thread_lock */
   pthread_mutex_t thread_lock;
   pthread_t thread;
   int thread_known;
-  /* where the arming thread keeps its armed context (cleared when the state closes) */
-  pss_context **armed_slot;
+  /* what the limit timers' backend keeps (pss_timer.h) */
+  pss_timer_slot timer;
   /* failed wrapped coroutines being reset, one inside another */
   int nested_resets;
   /* the embedding host's object, handed back to the dispatch function */
@@ -81,55 +80,6 @@ struct pss_context {
 static inline pss_context *pss_ctx(lua_State *L) {
   return *(pss_context **)lua_getextraspace(L);
 }
-
-/* Charges `steps` units of work done inside a C function (a pattern matcher step, a copied
- * element) to the running script's CPU budget. Every few thousand steps it checks the clocks
- * as the hook does (the thread's CPU clock at most once per millisecond of wall time). When a
- * limit has been hit it raises the kill, which pcall, xpcall and coroutine.resume cannot
- * catch: it does not return then.
- * On a state whose extra space holds NULL instead of a context it does nothing (lua_newstate
- * does not zero the extra space: a plain state must set it). Inline: most charges only add;
- * pss_charge_check is the check, once the steps reached PSS_CHARGE_INTERVAL. */
-void pss_charge_check(lua_State *L, pss_context *ctx);
-static inline void pss_charge(lua_State *L, size_t steps) {
-  pss_context *ctx = pss_ctx(L);
-  if (ctx == NULL) return;
-  ctx->steps += steps;
-  if (ctx->steps >= PSS_CHARGE_INTERVAL) pss_charge_check(L, ctx);
-}
-
-/* Charged work at least this large is looked at ahead (pss_charge_ahead). */
-#define PSS_AHEAD_STEPS ((size_t)1 << 20)
-/* The CPU time one unit of charged work takes at the least, in picoseconds: a pass over a
- * byte (converting a numeric string, changing case, copying) takes 1 ns or more here. */
-#define PSS_AHEAD_PS_PER_STEP 500
-
-/* For one C call about to do `work` units of work that nothing can interrupt: trips the CPU
- * limit and raises the kill now when the budget left is less than the least time that work
- * takes, so that a call that cannot fit does not run past the budget first. Reads the
- * thread's CPU clock. */
-void pss_charge_ahead(lua_State *L, size_t work);
-
-/* Raises the kill when a limit has already tripped, or when an allocation was refused for
- * good (the error being caught is then the memory error); returns otherwise. Cheap. Every
- * function that catches errors calls it on the errors it caught. */
-void pss_check_trip(lua_State *L);
-/* As pss_check_trip, but a cancel not yet acted on is left for the next check (the one after
- * a host call, or the hook): a host call that starts as the deadline comes still lands, as it
- * would a moment earlier, and the kill follows it. */
-void pss_check_tripped(lua_State *L);
-
-/* Records a tripped limit (the first one wins) and makes every thread's hook fire on the
- * next instruction. Does not raise. */
-void pss_trip_set(pss_context *ctx, lua_State *L, int trip);
-
-/* Raises the kill for the tripped limit. Never returns. */
-int pss_raise_kill(lua_State *L);
-
-/* Refuses an allocation that would pass the memory limit: trips `memory` and raises the
- * kill when `bytes` more would not fit even after a full garbage collection. For C functions
- * that know their result size up front (string.rep). */
-void pss_reserve(lua_State *L, size_t bytes);
 
 /* Pushes a run's environment: a copy of the state's template that shares no table with
  * another run, however deep it sits, and _G (pss_state.c). */
@@ -170,19 +120,11 @@ void pss_name_module(lua_State *L, const char *name);
  * what its upvalue, the script's __newindex, does (pss_lib_metatable.c). */
 int pss_guard_newindex(lua_State *L);
 
-/* The capped allocator (lua_Alloc) whose user data is the context. */
-void *pss_alloc(void *ud, void *ptr, size_t osize, size_t nsize);
-
-/* The limit hook: set by the limit signal (or, where timers are missing, as a count hook at
- * arming), and on every instruction once a limit tripped. */
-void pss_hook(lua_State *L, lua_Debug *ar);
-
-/* Marks `co` as the running Lua thread and returns the one it replaces; hooks `co` when the
- * limit signal came already. The guarded resume calls it around lua_resume. */
-lua_State *pss_enter_thread(pss_context *ctx, lua_State *co);
-/* Marks `previous` as running again after a resume returned. */
-void pss_leave_thread(pss_context *ctx, lua_State *previous);
-/* Forgets the run armed on this state, wherever it was armed (the state is closing). */
-void pss_limits_forget(pss_context *ctx);
+/* The limits, which every shim uses: the trip, the hook and the kill; charging C work; the
+ * capped allocator; arming. */
+#include "pss_kill.h"
+#include "pss_charge.h"
+#include "pss_alloc.h"
+#include "pss_arm.h"
 
 #endif

@@ -42,8 +42,6 @@ int pss_lib_tmove(lua_State *L);
 int pss_lib_tconcat(lua_State *L);
 int pss_lib_tinsert(lua_State *L);
 int pss_lib_tremove(lua_State *L);
-/* table.sort that charges comparisons made in C (upvalue: the stock sort) */
-int pss_lib_tsort(lua_State *L);
 /* patterns (pss_pattern.c): the project's own matcher, which charges its steps */
 int pss_str_find(lua_State *L);
 int pss_str_match(lua_State *L);

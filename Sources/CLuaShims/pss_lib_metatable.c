@@ -18,7 +18,15 @@
  * Every host-owned metatable holds, under a light-userdata key, the table the script gave
  * (false for none): getmetatable returns that table (or its __metatable), and setmetatable's
  * protection is that table's. The copies leave out __gc: finalizers are refused, and a __gc
- * added to a table after setmetatable has no effect in stock Lua either. */
+ * added to a table after setmetatable has no effect in stock Lua either.
+ *
+ * A copy follows the table it stands for: a metamethod field (a key that starts with "__")
+ * that the script adds to that table afterwards — by assignment, which the table's guard sees,
+ * or by rawset — is written into every copy too, so that `setmetatable(C, C); C.__index = C`,
+ * or a __call given to a class's metatable later, works as in stock Lua. The copies of a table
+ * are listed in the registry (weak values: a list lives as long as one of its copies). What no
+ * guard sees is not followed: a field the table already had, changed by assignment, and the
+ * fields of a metatable that had a __mode. */
 #include <string.h>
 #include "pss_lib.h"
 
@@ -40,8 +48,106 @@ static int refuse_mode(lua_State *L) {
                        "it at any time); set __mode before setmetatable");
 }
 
+/* The registry key of the copies' lists: table -> list of the host-owned copies standing for
+ * it (both weak-valued); and the key under which a copy holds its list. */
+static const char *const COPIES_KEY = "pss.metatable_copies";
+static const char copies_list_key = 0;
+
+/* Pushes the weak-valued metatable of the lists and of the map. */
+static void push_weak_values(lua_State *L) {
+  if (luaL_newmetatable(L, "pss.weak_values")) {
+    lua_pushliteral(L, "v");
+    lua_setfield(L, -2, "__mode");
+  }
+}
+
+/* Whether the key at `idx` is a string that starts with "__": what the VM looks metamethods up
+ * by. */
+static int is_event_key(lua_State *L, int idx) {
+  size_t len;
+  if (lua_type(L, idx) != LUA_TSTRING) return 0;
+  const char *s = lua_tolstring(L, idx, &len);
+  return len > 2 && s[0] == '_' && s[1] == '_';
+}
+
+/* Lists the copy on top (host-owned, standing for the table at `script_mt`, absolute) among
+ * that table's copies. */
+static void list_copy(lua_State *L, int script_mt) {
+  int copy = lua_gettop(L);
+  luaL_checkstack(L, 4, "setmetatable");
+  if (lua_getfield(L, LUA_REGISTRYINDEX, COPIES_KEY) != LUA_TTABLE) {
+    lua_pop(L, 1);
+    lua_newtable(L);
+    push_weak_values(L);
+    lua_setmetatable(L, -2);
+    lua_pushvalue(L, -1);
+    lua_setfield(L, LUA_REGISTRYINDEX, COPIES_KEY);
+  }
+  int map = lua_gettop(L);
+  lua_pushvalue(L, script_mt);
+  if (lua_rawget(L, map) != LUA_TTABLE) {
+    lua_pop(L, 1);
+    lua_newtable(L);
+    push_weak_values(L);
+    lua_setmetatable(L, -2);
+    lua_pushvalue(L, script_mt);
+    lua_pushvalue(L, -2);
+    lua_rawset(L, map);
+  }
+  int list = lua_gettop(L);
+  /* a border's next slot is empty: a live copy is never written over */
+  lua_pushvalue(L, copy);
+  lua_rawseti(L, list, (lua_Integer)lua_rawlen(L, list) + 1);
+  lua_pushlightuserdata(L, (void *)&copies_list_key);
+  lua_pushvalue(L, list);
+  lua_rawset(L, copy);
+  lua_settop(L, copy);
+}
+
+/* Writes the metamethod field `key` (at `k`, absolute) of the table at `t` (absolute), as the
+ * table holds it now, into every copy standing for that table. A __newindex goes into a copy's
+ * guard (what it does besides refusing __mode); __mode and __gc are never followed. */
+static void follow_field(lua_State *L, int t, int k) {
+  if (!is_event_key(L, k) || is_mode_key(L, k)) return;
+  const char *key = lua_tostring(L, k);
+  if (strcmp(key, "__gc") == 0) return;
+  luaL_checkstack(L, 6, "metatable");
+  int top = lua_gettop(L);
+  if (lua_getfield(L, LUA_REGISTRYINDEX, COPIES_KEY) != LUA_TTABLE) { lua_settop(L, top); return; }
+  lua_pushvalue(L, t);
+  if (lua_rawget(L, -2) != LUA_TTABLE) { lua_settop(L, top); return; }
+  int list = lua_gettop(L);
+  lua_pushvalue(L, k);
+  lua_rawget(L, t);
+  int value = lua_gettop(L);
+  int newindex = strcmp(key, "__newindex") == 0;
+  lua_pushnil(L);
+  while (lua_next(L, list) != 0) {
+    pss_charge(L, PSS_CHARGE_NEXT);
+    int copy = lua_gettop(L);
+    lua_pushliteral(L, "__newindex");
+    int guarded = newindex && lua_rawget(L, copy) == LUA_TFUNCTION &&
+                  lua_tocfunction(L, -1) == pss_guard_newindex;
+    if (guarded) {
+      /* the guard does what the script's __newindex does: a guard given is its own target */
+      if (lua_tocfunction(L, value) == pss_guard_newindex) lua_getupvalue(L, value, 1);
+      else lua_pushvalue(L, value);
+      lua_setupvalue(L, -2, 1);
+    } else {
+      lua_pushvalue(L, k);
+      lua_pushvalue(L, value);
+      lua_rawset(L, copy);
+    }
+    lua_settop(L, copy - 1);
+  }
+  lua_settop(L, top);
+}
+
+/* After the script's __newindex returned (the stack: table, key): what it put in the table is
+ * followed by the table's copies. */
 static int finish_newindex(lua_State *L, int status, lua_KContext extra) {
-  (void)L; (void)status; (void)extra;
+  (void)status; (void)extra;
+  follow_field(L, 1, 2);
   return 0;
 }
 
@@ -51,11 +157,18 @@ int pss_guard_newindex(lua_State *L) {
   if (is_mode_key(L, 2)) return refuse_mode(L);
   int t = lua_type(L, lua_upvalueindex(1));
   if (t == LUA_TNIL) {
+    lua_pushvalue(L, 2);
+    lua_insert(L, 2);
     lua_rawset(L, 1);
+    follow_field(L, 1, 2);
   } else if (t == LUA_TFUNCTION) {
+    luaL_checkstack(L, 4, "__newindex");
     lua_pushvalue(L, lua_upvalueindex(1));
-    lua_insert(L, 1);
+    lua_pushvalue(L, 1);
+    lua_pushvalue(L, 2);
+    lua_pushvalue(L, 3);
     lua_callk(L, 3, 0, 0, finish_newindex);
+    return finish_newindex(L, LUA_OK, 0);
   } else {
     /* as stock Lua does with a __newindex that is not a function: the assignment is made on
      * that value, its own metamethods (or its error) included */
@@ -134,11 +247,11 @@ static void push_host_copy(lua_State *L, int from, int script_mt, int guard) {
   luaL_checkstack(L, 8, "setmetatable");
   lua_newtable(L);
   int copy = lua_gettop(L);
-  size_t fields = 1;
   lua_pushnil(L);
   while (lua_next(L, from) != 0) {
-    fields++;
-    if (lua_type(L, -2) == LUA_TLIGHTUSERDATA && lua_touserdata(L, -2) == &script_mt_key) {
+    pss_charge(L, PSS_CHARGE_NEXT);
+    if (lua_type(L, -2) == LUA_TLIGHTUSERDATA &&
+        (lua_touserdata(L, -2) == &script_mt_key || lua_touserdata(L, -2) == &copies_list_key)) {
       lua_pop(L, 1);
       continue;
     }
@@ -175,7 +288,7 @@ static void push_host_copy(lua_State *L, int from, int script_mt, int guard) {
   if (script_mt) lua_pushvalue(L, script_mt);
   else lua_pushboolean(L, 0);
   lua_rawset(L, copy);
-  pss_charge(L, fields);
+  if (script_mt) list_copy(L, script_mt);
 }
 
 /* Guards the table at `idx` (absolute), which is about to be a live metatable. */
@@ -256,6 +369,10 @@ int pss_lib_rawset(lua_State *L) {
   lua_settop(L, 3);
   pss_fill_lazy(L, 1);
   if (is_mode_key(L, 2) && is_guarded(L, 1)) return refuse_mode(L);
+  lua_pushvalue(L, 2);
+  lua_insert(L, 2);
   lua_rawset(L, 1);
+  follow_field(L, 1, 2);
+  lua_settop(L, 1);
   return 1;
 }

@@ -1,6 +1,7 @@
 /* table.move, table.concat, table.insert and table.remove that charge every element they
- * touch, and table.sort that charges the comparisons it makes in C. insert and remove shift the elements above a position one by one in C, as far as the
- * table's length says, and __len can say math.maxinteger: uncharged, that loop never ends. */
+ * touch (table.sort is pss_lib_sort.c's). insert and remove shift the elements above a position
+ * one by one in C, as far as the table's length says, and __len can say math.maxinteger:
+ * uncharged, that loop never ends. */
 #include "pss_lib.h"
 
 /* table.insert(t, [pos,] value) */
@@ -98,75 +99,4 @@ int pss_lib_tconcat(lua_State *L) {
   if (i == last) addfield(L, &b, i);
   luaL_pushresult(&b);
   return 1;
-}
-
-/* ---- table.sort -------------------------------------------------------------------------
- * Stock sort compares in C: with no comparator it compares strings with strcoll, which reads
- * a long string to its end, and a C function as the comparator (or as the elements' __lt)
- * runs no hook. Two hundred
- * copies of a 4 MB string are seconds of comparing in one call. The guarded sort hands such
- * sorts a comparator that charges each comparison (the lengths of its strings), so that the
- * limits are checked between comparisons. A Lua comparator runs under the hook as it is. */
-
-/* Strings at least this long make a sort without a comparator charge its comparisons. */
-#define SORT_LONG_STRING 1024
-
-/* upvalue: the script's comparator (a C function), or nil for `<` */
-static int charged_less(lua_State *L) {
-  lua_settop(L, 2);
-  size_t work = 1;
-  for (int i = 1; i <= 2; i++)
-    if (lua_type(L, i) == LUA_TSTRING) work += lua_rawlen(L, i);
-  pss_charge(L, work);
-  if (lua_isnil(L, lua_upvalueindex(1))) {
-    lua_pushboolean(L, lua_compare(L, 1, 2, LUA_OPLT));
-    return 1;
-  }
-  lua_pushvalue(L, lua_upvalueindex(1));
-  lua_insert(L, 1);
-  lua_call(L, 2, 1);
-  return 1;
-}
-
-/* Whether the elements of the table at 1 (no metatable) include a long string, or a value
- * whose __lt is a C function. */
-static int has_costly_elements(lua_State *L) {
-  lua_Integer n = (lua_Integer)lua_rawlen(L, 1);
-  for (lua_Integer i = 1; i <= n; i++) {
-    int t = lua_rawgeti(L, 1, i);
-    int costly = t == LUA_TSTRING && lua_rawlen(L, -1) >= SORT_LONG_STRING;
-    if ((t == LUA_TTABLE || t == LUA_TUSERDATA) && lua_getmetatable(L, -1)) {
-      lua_pushliteral(L, "__lt");
-      lua_rawget(L, -2);
-      costly = lua_iscfunction(L, -1);
-      lua_pop(L, 2);
-    }
-    lua_pop(L, 1);
-    if (costly) return 1;
-  }
-  return 0;
-}
-
-/* table.sort(t [, comp]); upvalue: the stock sort */
-int pss_lib_tsort(lua_State *L) {
-  luaL_checktype(L, 1, LUA_TTABLE);
-  pss_charge(L, 2 + lua_rawlen(L, 1));
-  int charge_each = 0;
-  if (lua_isnoneornil(L, 2)) {
-    lua_settop(L, 1);
-    lua_pushnil(L);
-    int has_mt = lua_getmetatable(L, 1);
-    if (has_mt) lua_pop(L, 1);
-    charge_each = has_mt || has_costly_elements(L);
-  } else {
-    luaL_checktype(L, 2, LUA_TFUNCTION);
-    lua_settop(L, 2);
-    charge_each = lua_iscfunction(L, 2);
-  }
-  if (charge_each) {
-    lua_pushcclosure(L, charged_less, 1);
-  } else if (lua_isnil(L, 2)) {
-    lua_settop(L, 1);
-  }
-  return lua_tocfunction(L, lua_upvalueindex(1))(L);
 }

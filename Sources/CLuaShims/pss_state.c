@@ -6,6 +6,7 @@
 #include "pss_codec.h"
 #include "pss_host.h"
 #include "pss_lib.h"
+#include "pss_lib_sort.h"
 
 /* The stock functions scripts get as they are: their work does not grow with their
  * arguments. */
@@ -126,6 +127,7 @@ static int null_tostring(lua_State *L) {
 static int p_setup(lua_State *L) {
   pss_context *ctx = pss_ctx(L);
   luaL_checkstack(L, 40, "setup");
+  pss_alloc_probe(L);
   pss_host_open(L);
 
   /* the standard libraries, opened into the registry's loaded table only */
@@ -540,9 +542,14 @@ pss_context *pss_state_new(size_t memory_limit, void *host) {
   atomic_init(&ctx->cancel, 0);
   atomic_init(&ctx->alarm, 0);
   atomic_init(&ctx->running, NULL);
+  atomic_init(&ctx->cpu_sample_ns, 0);
+  atomic_init(&ctx->cpu_sampled_at_ns, 0);
   pthread_mutex_init(&ctx->thread_lock, NULL);
+  pss_timer_init(ctx);
   lua_State *L = lua_newstate(pss_alloc, ctx);
   if (L == NULL) {
+    pss_timer_destroy(ctx);
+    pthread_mutex_destroy(&ctx->thread_lock);
     free(ctx);
     return NULL;
   }
@@ -564,8 +571,10 @@ void pss_state_close(pss_context *ctx) {
   if (ctx == NULL) return;
   pss_limits_forget(ctx);
   if (ctx->L != NULL) lua_close(ctx->L);
+  pss_alloc_forget(ctx);
   pss_buffer_free(&ctx->args);
   pss_buffer_free(&ctx->results);
+  pss_timer_destroy(ctx);
   pthread_mutex_destroy(&ctx->thread_lock);
   free(ctx);
 }

@@ -20,6 +20,8 @@ size_t pss_testing_scratch_bytes(pss_context *ctx) {
   return ctx->args.capacity + ctx->results.capacity;
 }
 
+int pss_testing_reads_hash_parts(void) { return pss_alloc_reads_hash_parts(); }
+
 int pss_testing_hooked(pss_context *ctx) {
   lua_State *running = atomic_load(&ctx->running);
   int main_hooked = lua_gethookmask(ctx->L) != 0;

@@ -86,3 +86,8 @@ extension Duration {
 
 /// CPU time used so far by the calling thread.
 public func currentThreadCPUTime() -> Duration { .nanoseconds(pss_thread_cpu_now_ns()) }
+
+/// The backend of the limit timers in this build: `"linux"` (timers on the thread's CPU clock
+/// and a signal) or `"portable"` (a watchdog thread, no signals: the package trait
+/// `PortableLimits`, or a system other than Linux).
+public var limitTimersBackend: String { String(cString: pss_limits_backend()) }

@@ -142,6 +142,11 @@ extension HostedSandbox {
         hooksModule.installNewHooks()
         requireModule.moduleBase = script.directory
         guard let environment = requireModule.makeRequestEnvironment() else {
+            // A limit that came while the environment was made (the deadline, most often) is
+            // what ended the load, not the memory.
+            if let kind = sandbox.trippedLimit {
+                return MainPhase(end: .load(DeliveryResult.Reason.loadMessage(.limit(kind), script: script.name, run.limits, cause: run.timeCause)))
+            }
             return MainPhase(end: .load("not enough memory to set up \(script.name)"))
         }
         run.record(.loading, in: .didReceive)

@@ -69,7 +69,12 @@ final class KeyValueStore: Sendable {
     /// `bounds`; returns the new number.
     func increment(_ key: String, by: JSONValue, within bounds: ClosedBounds = ClosedBounds(), report: Report) throws(StoreError) -> JSONValue {
         try update("increment", report: report) { (values: inout [String: JSONValue]) throws(StoreError) -> JSONValue in
-            let next = bounds.clamp(try Self.add(values[key], by, key: key))
+            var sum = try Self.add(values[key], by, key: key)
+            if bounds.areIntegers, case .number(let d) = sum, case .integer = values[key] ?? .integer(0), case .integer = by {
+                // an integer sum past 64 bits, with integer bounds: held at the end of the range
+                sum = .integer(d < 0 ? .min : .max)
+            }
+            let next = bounds.clamp(sum)
             values[key] = next
             return next
         }
@@ -198,9 +203,31 @@ struct ClosedBounds: Sendable {
     /// only as a float (an integer overflow to `2^63` against `max = math.maxinteger`) is
     /// the bound itself.
     func clamp(_ value: JSONValue) -> JSONValue {
-        guard let n = value.doubleValue else { return value }
-        if let min, let bound = min.doubleValue, n < bound || (n == bound && value != min) { return min }
-        if let max, let bound = max.doubleValue, n > bound || (n == bound && value != max) { return max }
+        if let min, Self.less(value, min) { return min }
+        if let max, Self.less(max, value) { return max }
+        if case .number(let n) = value {
+            for bound in [min, max] {
+                if let bound, case .integer = bound, bound.doubleValue == n { return bound }
+            }
+        }
         return value
+    }
+
+    /// `a < b`: integers compared as integers (a double holds 53 bits), anything else as
+    /// doubles.
+    private static func less(_ a: JSONValue, _ b: JSONValue) -> Bool {
+        if case .integer(let x) = a, case .integer(let y) = b { return x < y }
+        guard let x = a.doubleValue, let y = b.doubleValue else { return false }
+        return x < y
+    }
+
+    /// Whether at least one bound is given and every bound given is an integer.
+    var areIntegers: Bool {
+        if min == nil && max == nil { return false }
+        for bound in [min, max] {
+            if let bound, case .integer = bound { continue }
+            if bound != nil { return false }
+        }
+        return true
     }
 }

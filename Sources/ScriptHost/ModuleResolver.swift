@@ -24,6 +24,10 @@ public struct ModuleResolver: Sendable {
     /// The host's library folders (`--lib`), searched in order after it.
     public var libraryDirectories: [URL]
 
+    /// The standard libraries `require` gives without a file, as stock Lua's `package.loaded`
+    /// holds them: the ones the sandbox has whole.
+    public static let standardLibraries: Set<String> = ["string", "table", "math", "coroutine", "utf8"]
+
     /// A resolver for a script's folder and the host's library folders.
     public init(scriptDirectory: URL?, libraryDirectories: [URL]) {
         self.scriptDirectory = scriptDirectory

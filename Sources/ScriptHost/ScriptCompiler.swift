@@ -27,10 +27,11 @@ package enum ScriptCompiler {
         }
     }
 
-    /// Whether `source` compiles, under `memoryLimit` bytes alone; the chunk is let go at once.
-    /// On a Lua thread.
-    package static func check(_ source: [UInt8], chunkName: String, in sandbox: LuaSandbox, memoryLimit: Int) -> Failure? {
-        sandbox.arm(RunLimits(cpuTime: nil, memoryBytes: memoryLimit, deadline: nil))
+    /// Whether `source` compiles, under `memoryLimit` bytes and `cpuTime` of CPU (the compile
+    /// check's own bound: a table the compiler grows whose keys could not be moved within it
+    /// is refused at once, as in a request); the chunk is let go at once. On a Lua thread.
+    package static func check(_ source: [UInt8], chunkName: String, in sandbox: LuaSandbox, memoryLimit: Int, cpuTime: Duration) -> Failure? {
+        sandbox.arm(RunLimits(cpuTime: cpuTime, memoryBytes: memoryLimit, deadline: nil))
         defer { sandbox.disarm() }
         switch compile(source, chunkName: chunkName, in: sandbox) {
         case .success(let chunk):

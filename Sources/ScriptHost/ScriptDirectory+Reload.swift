@@ -31,7 +31,7 @@ extension ScriptDirectory {
         case unchecked(String)
     }
 
-    /// How long a compile check may take before its state is given up.
+    /// How long a compile check may take before its state is given up; also its CPU budget.
     static let compileDeadline = Duration.seconds(10)
 
     /// Reads and checks the file, applies what it found, reports it, and returns what requests
@@ -84,7 +84,7 @@ extension ScriptDirectory {
         case .bytes(let bytes, let stamp):
             let settled = stamp.isSettled(at: now)
             if let known = reload.known, known == bytes { return .same(stamp, settled: settled) }
-            switch ScriptCompiler.check(bytes, chunkName: name, in: sandbox, memoryLimit: memoryLimit) {
+            switch ScriptCompiler.check(bytes, chunkName: name, in: sandbox, memoryLimit: memoryLimit, cpuTime: compileDeadline) {
             case nil:
                 return .compiled(Script(name: name, source: bytes, directory: reload.file.deletingLastPathComponent()), stamp, settled: settled)
             case .tooLarge(let size)?:

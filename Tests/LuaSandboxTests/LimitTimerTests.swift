@@ -38,4 +38,45 @@ import Testing
         #expect(status == .limit(.time))
         #expect(took >= 100 && took < 160, "took \(took) ms")
     }
+
+    @Test func theBackendIsTheOneTheBuildChose() {
+        #if PortableLimits || !os(Linux)
+        #expect(limitTimersBackend == "portable")
+        #else
+        #expect(limitTimersBackend == "linux")
+        #endif
+    }
+
+    /// Coroutines made, run and collected by the thousand while the limit timers set the hook
+    /// on the running one from elsewhere (the cancel, then its repeats): the run ends at the
+    /// cancel, and nothing the timers touch was freed under them.
+    @Test func aCancelAmongCoroutinesThatComeAndGoStopsTheRun() async throws {
+        for _ in 0..<5 {
+            let sandbox = try LuaSandbox()
+            let start = Deadline.now()
+            let canceller = Task.detached {
+                try? await Task.sleep(for: .milliseconds(30))
+                sandbox.cancel()
+            }
+            let outcome = await SandboxExecutor().run(sandbox, deadline: .after(.seconds(2))) { sandbox in
+                runScript("""
+                    local n = 0
+                    while true do
+                      local co = coroutine.wrap(function(a) local t = {a} coroutine.yield(t) return n end)
+                      co(n) co()
+                      n = n + 1
+                      if n % 100 == 0 then local g = {} for i = 1, 200 do g[i] = {i} end end
+                    end
+                    """, in: sandbox, limits: RunLimits(cpuTime: .seconds(10), memoryBytes: 8 << 20, deadline: .after(.seconds(5))))
+            }
+            await canceller.value
+            let took = (Deadline.now().nanoseconds - start.nanoseconds) / 1_000_000
+            guard case .finished(let status) = outcome else {
+                Issue.record("the state was abandoned")
+                return
+            }
+            #expect(status == .limit(.time))
+            #expect(took < 200, "took \(took) ms")
+        }
+    }
 }

@@ -105,4 +105,52 @@ import Testing
         #expect(values[8] == .text("locked false"))
         #expect(values[9] == .text("true 7"))
     }
+
+    /// A table that is its own metatable, and metamethods given to a metatable after
+    /// setmetatable, behave as in stock Lua (the guard's copies follow the fields added later).
+    @Test func aTableThatIsItsOwnMetatableAndLaterMetamethodsWorkAsInStockLua() throws {
+        let r = try Recorder()
+        let (status, values) = r.run("""
+            local C = {}
+            setmetatable(C, C)
+            C.__index = C
+            function C.greet() return 'hi' end
+            local obj = setmetatable({}, C)
+            result(obj.greet())
+            C.__call = function(self, x) return 'called ' .. x end
+            result(C(5))
+            local a = {}
+            setmetatable(a, a)
+            a.__index = a
+            result(select(2, pcall(function() return a[10] end)))
+            local Base = {}
+            local Derived = setmetatable({}, Base)
+            local instance = setmetatable({}, Derived)
+            Base.__index = function(t, k) return 'from base ' .. k end
+            result(Derived.foo)
+            rawset(Base, '__tostring', function() return 'Derived!' end)
+            result(tostring(Derived))
+            local K = setmetatable({}, {__newindex = function(t, k, v) rawset(t, k, v) end})
+            setmetatable(K, K)
+            K.__len = function() return 7 end
+            result(#K)
+            result(getmetatable(C) == C and getmetatable(Derived) == Base and getmetatable(instance) == Derived)
+            result(select(2, pcall(function() C.__mode = 'k' end)))
+            result(select(2, pcall(function() K.__mode = 'k' end)))
+            """)
+        #expect(status == .completed)
+        guard values.count == 9 else {
+            Issue.record("results: \(values)")
+            return
+        }
+        #expect(values[0] == .text("hi"))
+        #expect(values[1] == .text("called 5"))
+        #expect(values[2].stringValue?.hasSuffix("'__index' chain too long; possible loop") == true, "\(values[2])")
+        #expect(values[3] == .text("from base foo"))
+        #expect(values[4] == .text("Derived!"))
+        #expect(values[5] == .integer(7))
+        #expect(values[6] == .boolean(true))
+        #expect(values[7].stringValue?.contains(refused) == true)
+        #expect(values[8].stringValue?.contains(refused) == true)
+    }
 }

@@ -103,6 +103,7 @@ struct CheckModulesTests {
                 local providers = require "pushscript.providers"
                 local missing = require 'nowhere'
                 function didReceive(request, content) content.title = util.name .. shared.name end
+                local standard = {require "utf8", require("string"), require "coroutine"}
                 """,
             "lib/util.lua": """
                 local text = require "text"

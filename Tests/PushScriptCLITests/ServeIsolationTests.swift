@@ -52,7 +52,9 @@ import Testing
     @Test func aCollisionIsContainedAndTheProcessComesBackToIdle() async throws {
         let scratch = try Self.scripts()
         let serve = try ServeSession(
-            ["--scripts", scratch.path("scripts"), "--isolation", "process", "--memory-mb", "256", "--time-ms", "500"],
+            // A CPU budget that covers the growth, so that the host lets it run (a smaller one
+            // refuses it at once) and only the deadline can end it: the worker is stuck.
+            ["--scripts", scratch.path("scripts"), "--isolation", "process", "--memory-mb", "256", "--time-ms", "500", "--cpu-ms", "60000"],
             environment: ["TMPDIR": scratch.path("tmp")])
         serve.send(ServeTests.request(1, app: "com.example.fast"))
         _ = try await serve.output(count: 1)

@@ -60,6 +60,27 @@ private func deliver(_ script: Script, host: ScriptHost) async throws -> Deliver
         #expect(without.reason?.message.hasPrefix("rules.lua:3:") == true)
     }
 
+    /// `require` of a standard library's name gives the request's own library, as stock Lua's
+    /// `package.loaded` does; a file of that name beside the script is never loaded for it.
+    @Test func aStandardLibrarysNameGivesThatLibrary() async throws {
+        let folder = try ModuleFolder("pushscript-modules")
+        try folder.write("utf8.lua", #"shadowed = true return {}"#)
+        let script = try folder.script("""
+            function didReceive(request, content)
+              local same = require("utf8") == utf8 and require("string") == string and require("table") == table
+                and require("math") == math and require("coroutine") == coroutine
+              local saved = string
+              string = nil
+              content.title = tostring(same) .. " " .. tostring(require("string") == saved) .. " " .. tostring(shadowed)
+              content.body = select("#", require("utf8")) .. " " .. require("utf8").char(72, 105)
+            end
+            """)
+        let result = try await deliver(script, host: ScriptHost())
+        #expect(result.outcome == .completed, "\(String(describing: result.reason))")
+        #expect(result.content.title == "true true nil")
+        #expect(result.content.body == "1 Hi")
+    }
+
     @Test func aBundledModuleNeedsNoFile() async throws {
         let script = Script(name: "rules.lua", source: """
             local providers = require "pushscript.providers"

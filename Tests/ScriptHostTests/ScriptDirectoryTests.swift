@@ -213,6 +213,20 @@ private func body(_ text: String) -> String {
         #expect(source(await folder.directory.script(for: Self.app)).hasPrefix("local t = {"))
     }
 
+    /// The compile check runs under a CPU budget (its deadline): a chunk whose constants share
+    /// one hash chain, which took 7.7 s of CPU to compile, is rejected at once.
+    @Test func compilingCountsAgainstACPUBudget() async throws {
+        let folder = try ScriptFolder()
+        let divisor = (1 << 17) - 1
+        var items = ""
+        for i in 1...((1 << 16) + 1) { items += "\(i * divisor)," }
+        try folder.write(Self.app, "local t = {\(items)}\nfunction didReceive() end")
+        let start = ContinuousClock.now
+        let lookup = await folder.directory.script(for: Self.app)
+        #expect(source(lookup) == "<failed: com.example.news.lua did not load: compiling it hit the cpu limit>")
+        #expect(ContinuousClock.now - start < .seconds(3))
+    }
+
     @Test func concurrentLookupsOfAChangedFileShareOneReload() async throws {
         let folder = try ScriptFolder()
         try folder.write(Self.app, body("one"))

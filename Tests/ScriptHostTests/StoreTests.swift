@@ -59,6 +59,26 @@ func request(app: String) throws -> NotificationRequest {
         #expect(try await raised("store.increment('x', 1, 0)")?.contains("bad argument #3 to 'increment' (table {min =, max =} expected, got number)") == true)
     }
 
+    /// With integer bounds an integer count stays an integer, at the bounds of the integer
+    /// range too: a sum past 64 bits is held at its end, then clamped.
+    @Test func integerBoundsKeepIntegersAtTheEndsOfTheRange() async throws {
+        let host = ScriptHost()
+        #expect(try await values("""
+            store.set("low", math.mininteger)
+            local a = store.increment("low", -1, {min = math.mininteger})
+            store.set("low2", math.mininteger + 1000)
+            local b = store.increment("low2", -1001, {min = math.mininteger + 1})
+            store.set("high", math.maxinteger)
+            local c = store.increment("high", 1, {min = math.mininteger})
+            local d = store.increment("fresh", math.mininteger, {min = math.mininteger, max = 0})
+            return math.type(a), a == math.mininteger, math.type(b), b == math.mininteger + 1,
+              math.type(c), c == math.maxinteger, math.type(d), d == math.mininteger
+            """, host: host) == [.text("integer"), .bool(true), .text("integer"), .bool(true),
+                                 .text("integer"), .bool(true), .text("integer"), .bool(true)])
+        // Without bounds the count past the range goes on as a float, as before.
+        #expect(try await values("store.set('big', math.maxinteger) return math.type(store.increment('big'))", host: host) == [.text("float")])
+    }
+
     @Test func wrongValuesRaiseErrors() async throws {
         let host = ScriptHost()
         #expect(try await raised("store.set('k', {})", host: host)?.contains("bad argument #2 to 'set' (string, number, boolean or nil expected, got table)") == true)

@@ -78,7 +78,10 @@ struct SwiftTypeChecker: Sendable {
     /// Type-checks a package manifest against the toolchain's PackageDescription.
     func typecheckManifest(_ file: URL) async throws -> CLIOutput {
         let api = swiftc.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("lib/swift/pm/ManifestAPI")
-        return try await run(["-typecheck", "-swift-version", "6", "-package-description-version", "6.0", "-I", api.path, file.path])
+        // The PackageDescription version the manifest's first line asks for, as SwiftPM reads it.
+        let firstLine = (try String(contentsOf: file, encoding: .utf8)).split(separator: "\n").first ?? ""
+        let version = firstLine.split(separator: ":").last.map { $0.trimmingCharacters(in: .whitespaces) } ?? "6.0"
+        return try await run(["-typecheck", "-swift-version", "6", "-package-description-version", version, "-I", api.path, file.path])
     }
 
     /// The flags that find the package's modules: its Swift modules, and the module maps and

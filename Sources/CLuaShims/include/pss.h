@@ -162,6 +162,10 @@ size_t pss_memory_limit(pss_context *ctx);
  * earlier trip, or PSS_TRIP_NONE. Reads the clocks; records nothing. For host code that works
  * long for one call (pss_budget.c). */
 pss_trip pss_limit_passed(pss_context *ctx);
+/* The backend of the limit timers this build has: "linux" (thread CPU-clock timers and a
+ * signal) or "portable" (a watchdog thread; the trait PortableLimits, or a system other than
+ * Linux). See pss_timer.h. */
+const char *pss_limits_backend(void);
 /* Clocks, in nanoseconds: the calling thread's CPU time, and CLOCK_MONOTONIC. */
 int64_t pss_thread_cpu_now_ns(void);
 int64_t pss_monotonic_now_ns(void);

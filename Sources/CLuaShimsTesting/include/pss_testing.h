@@ -18,6 +18,9 @@ size_t pss_testing_scratch_bytes(pss_context *ctx);
 /* Whether a hook is set on the main thread (bit 0) and on the Lua thread that runs now
  * (bit 1). */
 int pss_testing_hooked(pss_context *ctx);
+/* Whether the allocator judges a table's growth by the keys it holds (pss_alloc.h); a state
+ * must have been made first. */
+int pss_testing_reads_hash_parts(void);
 
 /* Runs a Lua chunk in a plain state (luaL_newstate with every standard library, no sandbox
  * and no limits) where the global table `own` holds the project's find, match, gmatch and

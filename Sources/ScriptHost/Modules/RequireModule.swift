@@ -2,7 +2,10 @@ import Foundation
 import LuaSandbox
 
 /// `require "name"`: loads `name.lua` from the script's folder or the host's library folders,
-/// or a module shipped with PushScript (`require "pushscript.NAME"`).
+/// or a module shipped with PushScript (`require "pushscript.NAME"`); `string`, `table`,
+/// `math`, `coroutine` and `utf8` give that library of the request's environment, as stock
+/// Lua's `package.loaded` does (`os`, which the sandbox cuts down, and `io`, `debug`,
+/// `package`, which it leaves out, are not given this way).
 ///
 /// A module is compiled once per sandbox (cached by its source, like scripts) under the limits
 /// of the request that first needs it, and its chunk runs again in every request that requires
@@ -38,10 +41,18 @@ final class RequireModule: ScriptModule {
     static let requirePrelude = """
         local fetch, pcall, error, type = \(moduleFetcher), pcall, error, type
         \(moduleFetcher) = nil
+        local lib_string, lib_table, lib_math, lib_coroutine, lib_utf8 = string, table, math, coroutine, utf8
         local loaded, loading
         function require(name)
           if type(name) ~= "string" then
             error("bad argument #1 to 'require' (string expected, got " .. (name == nil and "no value" or type(name)) .. ")", 2)
+          end
+          -- the standard libraries, as stock Lua's package.loaded holds them from the start
+          if name == "string" then return lib_string
+          elseif name == "table" then return lib_table
+          elseif name == "math" then return lib_math
+          elseif name == "coroutine" then return lib_coroutine
+          elseif name == "utf8" then return lib_utf8
           end
           if loaded == nil then loaded, loading = {}, {} end  -- made for the requests that require
           local value = loaded[name]

@@ -34,7 +34,7 @@ enum RequireScanner {
         var queue: [(source: [UInt8], file: URL?)] = [(script.source, nil)]
         while !queue.isEmpty {
             let (source, file) = queue.removeFirst()
-            for use in uses(in: source) {
+            for use in uses(in: source) where !ModuleResolver.standardLibraries.contains(use.name) {
                 let resolver = ModuleResolver(scriptDirectory: script.directory, libraryDirectories: libraries)
                 do {
                     let name = try ModuleName(use.name)

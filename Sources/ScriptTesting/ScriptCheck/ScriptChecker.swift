@@ -90,7 +90,7 @@ public struct ScriptChecker: Sendable {
             return ScriptFinding(.compile, line: nil, "cannot make a Lua state to compile in: \(error.message)")
         }
         let outcome = await executor.run(sandbox, deadline: .after(.seconds(30))) { sandbox -> ScriptCompiler.Failure? in
-            ScriptCompiler.check(script.source, chunkName: chunkName, in: sandbox, memoryLimit: limit)
+            ScriptCompiler.check(script.source, chunkName: chunkName, in: sandbox, memoryLimit: limit, cpuTime: .seconds(30))
         }
         switch outcome {
         case .abandoned:
