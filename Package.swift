@@ -79,13 +79,15 @@ let package = Package(
         .target(name: "LuaSandbox", dependencies: ["CLuaShims"]),
         .target(name: "NotificationModel"),
         .target(name: "MediaDownloader", dependencies: ["NotificationModel"]),
+        // The bundled Lua modules (`require "pushscript.NAME"`) are .lua files embedded as bytes.
         .target(
             name: "ScriptHost",
             dependencies: [
                 "LuaSandbox", "NotificationModel", "MediaDownloader",
                 // OpenSSL on Linux only; Apple platforms use CryptoKit (docs/apple.md).
                 .target(name: "COpenSSL", condition: .when(platforms: [.linux])),
-            ]
+            ],
+            resources: [.embedInCode("BundledModules/providers.lua")]
         ),
         // Signed script bundles: the format, keys, the installed state, rollout and rollback.
         .target(

@@ -9,11 +9,15 @@ public struct SandboxGlobals: Sendable, Hashable {
     /// string keys it holds. Tables that are views of something else, and empty ones, are
     /// left out: their fields cannot be listed.
     public var fields: [String: Set<String>]
+    /// For each bundled module (`pushscript.providers`), the string keys of the table its
+    /// `require` returns.
+    public var moduleFields: [String: Set<String>]
 
     /// Globals from names and fields.
-    public init(names: Set<String>, fields: [String: Set<String>] = [:]) {
+    public init(names: Set<String>, fields: [String: Set<String>] = [:], moduleFields: [String: Set<String>] = [:]) {
         self.names = names
         self.fields = fields
+        self.moduleFields = moduleFields
     }
 
     /// Why the globals could not be read: no Lua state could be made, or the environment
@@ -61,7 +65,12 @@ extension ScriptHost {
         case .failure(let error): throw error
         }
         var globals = SandboxGlobals(names: [])
-        for pair in table.tableValue?.pairs ?? [] {
+        let (environment, modules) = (table.tableValue?.elements.first, table.tableValue?.elements.dropFirst().first)
+        for pair in modules?.tableValue?.pairs ?? [] {
+            guard let name = pair.key.stringValue, let list = pair.value.tableValue else { continue }
+            globals.moduleFields[name] = Set(list.elements.compactMap(\.stringValue))
+        }
+        for pair in environment?.tableValue?.pairs ?? [] {
             guard let name = pair.key.stringValue else { continue }
             globals.names.insert(name)
             if let list = pair.value.tableValue, !list.elements.isEmpty {
@@ -74,12 +83,14 @@ extension ScriptHost {
 
 extension HostedSandbox {
     /// Lists the globals of a fresh environment: a table of name → the list of a plain
-    /// table's string keys, or the value's type name. On the Lua thread.
+    /// table's string keys, or the value's type name; and of each bundled module, name → the
+    /// list of the string keys of the table its chunk returns (run as `require` runs it, in
+    /// the fresh environment). On the Lua thread.
     fileprivate func readGlobals() throws(SandboxError) -> LuaOutput {
         let probe = ScriptHost.globalsProbe
         let source = """
             local E, probe = _ENV, "\(probe)"
-            \(probe) = function(sink)
+            \(probe) = function(sink, modules, sources)
               for k, v in next, E do
                 if type(k) == "string" and k ~= probe then
                   if type(v) == "table" and v ~= E and getmetatable(v) == nil then
@@ -93,6 +104,17 @@ extension HostedSandbox {
                   end
                 end
               end
+              for name, source in next, sources do
+                local chunk = load(source, "=" .. name, "t", E)
+                local ok, m = pcall(chunk or error, name)
+                if ok and type(m) == "table" then
+                  local fields = {}
+                  for f in next, m do
+                    if type(f) == "string" then fields[#fields + 1] = f end
+                  end
+                  modules[name] = fields
+                end
+              end
             end
             """
         guard case .compiled(let chunk) = sandbox.compile(source, chunkName: "globals") else {
@@ -102,11 +124,17 @@ extension HostedSandbox {
         guard let environment = requireModule.makeRequestEnvironment() else { throw SandboxError(message: "not enough memory for an environment") }
         defer { sandbox.release(environment) }
         guard case .completed = sandbox.run(chunk, in: environment),
-              let sink = sandbox.makeValue(.table(LuaTable(pairs: [])))
+              let sink = sandbox.makeValue(.table(LuaTable(pairs: []))),
+              let modules = sandbox.makeValue(.table(LuaTable(pairs: []))),
+              let names = sandbox.makeValue(.table(LuaTable(fields: BundledModules.names.map { ($0, .string(LuaString(BundledModules.source(of: $0) ?? ""))) })))
         else { throw SandboxError(message: "the globals probe did not run") }
-        defer { sandbox.release(sink) }
-        let status = sandbox.call(probe, in: environment, arguments: [sink])
+        defer {
+            sandbox.release(sink)
+            sandbox.release(modules)
+            sandbox.release(names)
+        }
+        let status = sandbox.call(probe, in: environment, arguments: [sink, modules, names])
         guard case .completed = status else { throw SandboxError(message: "the globals probe failed: \(status)") }
-        return try sandbox.read(sink).get()
+        return .table(LuaTable(array: [try sandbox.read(sink).get(), try sandbox.read(modules).get()]))
     }
 }

@@ -6,7 +6,7 @@ extension Fixture {
     /// The keys a fixture may have.
     static let knownKeys: Set<String> = [
         "name", "script", "app", "payload", "locales", "categories", "keys", "media", "http", "allowPost", "limits", "expect",
-        "allowHttp", "strings", "expireMs",
+        "allowHttp", "strings", "identifier", "expireMs",
     ]
 
     /// Reads a fixture file; a malformed one throws a ``FixtureError`` saying what is wrong.
@@ -45,6 +45,8 @@ extension Fixture {
         guard let scriptPath = try string("script") else { throw fail("'script' is missing: name the Lua file to run") }
         self.script = resolve(scriptPath)
         self.app = try string("app")
+        self.identifier = try string("identifier")
+        if identifier?.isEmpty == true { throw fail("'identifier' must not be empty: give the request's apns-id, or leave it out for a new UUID") }
 
         switch object["payload"] {
         case .none: throw fail("'payload' is missing: give an object or a path to a .json or .apns file")
@@ -131,32 +133,11 @@ extension Fixture {
             media = [:]
         }
 
-        var http: [String: PostAnswer] = [:]
         if let value = object["http"] {
-            guard case .object(let entries) = value else { throw fail("'http' must be an object of URL: {status, body, delayMs}") }
-            for (url, answer) in entries {
-                guard case .object(let fields) = answer else { throw fail("'http' entry for \(url) must be {status, body, delayMs}") }
-                var post = PostAnswer()
-                for (key, field) in fields {
-                    switch key {
-                    case "status":
-                        guard let n = field.integerValue, (100...599).contains(n) else { throw fail("'http' entry for \(url): status must be an HTTP status 100...599") }
-                        post.status = Int(n)
-                    case "body":
-                        if let text = field.stringValue { post.body = text } else {
-                            do { post.body = try field.jsonString() } catch { throw fail("'http' entry for \(url): body cannot be written as JSON") }
-                        }
-                    case "delayMs":
-                        guard let n = field.integerValue, n >= 0 else { throw fail("'http' entry for \(url): delayMs must be an integer >= 0") }
-                        post.delayMs = Int(n)
-                    default:
-                        throw fail("'http' entry for \(url) has no field '\(key)'; it takes status, body, delayMs")
-                    }
-                }
-                http[url] = post
-            }
+            do { http = try HTTPMap.answers(value) } catch { throw fail("'http' \(error.message)") }
+        } else {
+            http = [:]
         }
-        self.http = http
         if let value = object["allowPost"] {
             guard case .array(let hosts) = value, hosts.allSatisfy({ $0.stringValue != nil }) else {
                 throw fail("'allowPost' must be a list of host names")

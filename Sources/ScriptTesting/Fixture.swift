@@ -13,6 +13,8 @@ public struct Fixture: Sendable {
     public let script: URL
     /// The app (`app`), which wins over an `.apns` file's target bundle.
     public let app: String?
+    /// `identifier`: the request's `apns-id` (`request.identifier`); a new UUID when nil.
+    public let identifier: String?
     /// The payload as given: an object, or a `.json`/`.apns` file.
     public let payload: PayloadSource
     /// `locales`.

@@ -1,5 +1,6 @@
 import Foundation
 import NotificationModel
+import ScriptHost
 
 /// How one fixture went.
 public struct FixtureOutcome: Sendable {
@@ -16,11 +17,22 @@ public struct FixtureOutcome: Sendable {
     /// `PASS name`, or `FAIL name`, an indented line naming the fixture file, why the script
     /// fell back (when it did: `reason: error: path/rules.lua:12: message`), and one indented
     /// line per difference (path, expected, actual).
-    public var report: String {
+    public var report: String { report(verbose: false) }
+
+    /// ``report``; `verbose` adds, for a failing fixture, its whole result after the
+    /// differences: `  result:` and the result JSON as `run` prints it (logs included),
+    /// indented by four spaces.
+    public func report(verbose: Bool) -> String {
         guard !passed else { return "PASS \(fixture.name)" }
         var lines = ["FAIL \(fixture.name)", "  in \(fixture.file.path)"]
         if let why = reasonLine { lines.append("  \(why)") }
-        return (lines + mismatches.map { "  \($0)" }).joined(separator: "\n")
+        lines += mismatches.map { "  \($0)" }
+        if verbose {
+            let json = (try? result.jsonString(keyOrder: DeliveryResult.keyOrder, prettyPrinted: true)) ?? "(the result cannot be written as JSON)"
+            lines.append("  result:")
+            lines += json.split(separator: "\n", omittingEmptySubsequences: false).map { "    \($0)" }
+        }
+        return lines.joined(separator: "\n")
     }
 
     /// `reason: KIND: MESSAGE` when the result fell back, with the script's file name in the

@@ -12,6 +12,8 @@ public struct FixtureRunner: Sendable {
     public var filter: String?
     /// How many folders run at once.
     public var parallelFolders: Int
+    /// Whether a failing fixture's report holds its whole result (`test --verbose`).
+    public var verbose = false
     /// Installed bundles to run the fixtures against (`test --state DIR --trust KEY.pub`): a
     /// fixture's `script` is then the baseline, and the version installed for its app runs
     /// when there is one. Nil runs each fixture's script.
@@ -86,7 +88,7 @@ public struct FixtureRunner: Sendable {
             let kept = keeps(fixture)
             do {
                 let outcome = try await run(fixture, on: host)
-                if kept { results.append(FixtureFileResult(file: file, report: outcome.report, state: outcome.passed ? .passed : .failed)) }
+                if kept { results.append(FixtureFileResult(file: file, report: outcome.report(verbose: verbose), state: outcome.passed ? .passed : .failed)) }
             } catch {
                 if kept { results.append(malformed(file, error)) }
             }
@@ -138,7 +140,7 @@ public struct FixtureRunner: Sendable {
             }
         }
         var request = NotificationRequest(
-            payload: payload, app: fixture.app, locales: fixture.locales, limits: fixture.limits,
+            payload: payload, app: fixture.app, identifier: fixture.identifier, locales: fixture.locales, limits: fixture.limits,
             categories: fixture.categories, keys: fixture.keys, media: fixture.media,
             http: fixture.http, allowPostHosts: fixture.allowPost, expiry: fixture.expiry)
         request.allowHTTPHosts = fixture.allowHTTPHosts

@@ -1,3 +1,5 @@
+import ScriptTesting
+
 /// A usage error: a one-line message for standard error, exit status 2.
 struct UsageError: Error, CustomStringConvertible {
     let message: String
@@ -69,7 +71,8 @@ struct ParsedArguments {
                 inline = String(argument[argument.index(after: eq)...])
             }
             guard let option = declared[name] else {
-                throw UsageError("pushscript \(command): unknown option '\(name)'; run 'pushscript \(command) --help' for the options")
+                let hint = NearestName.hint(for: name, among: options.map(\.name)).map { " \($0)" } ?? ""
+                throw UsageError("pushscript \(command): unknown option '\(name)';\(hint) run 'pushscript \(command) --help' for the options")
             }
             let value: String
             if !option.takesValue {

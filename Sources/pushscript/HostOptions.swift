@@ -170,9 +170,11 @@ struct DeliveryInput {
             throw UsageError("pushscript \(command): expected SCRIPT and PAYLOAD, got \(a.positionals.count) argument\(a.positionals.count == 1 ? "" : "s"); run 'pushscript \(command) --help'")
         }
         script = try readScript(a.positionals[0], command: command)
-        request = NotificationRequest(
+        var request = NotificationRequest(
             payload: try readPayload(a.positionals[1], command: command), app: a.value(HostOptions.app),
             expiry: try HostOptions.expiry(a, command: command))
+        try RequestOptions.apply(a, command: command, to: &request)
+        self.request = request
         configuration = try HostOptions.configuration(a, command: command)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ScriptTesting
 
 /// The commands, in the order `pushscript --help` lists them (SPEC section 5's order); one
 /// per line.
@@ -40,7 +41,9 @@ if Option.usageRequestNames.contains(first) || first == "help" {
     ExitStatus.success.exit()
 }
 guard var command = commands.first(where: { $0.name == first }) else {
-    printError("pushscript: unknown command '\(first)'; run 'pushscript --help' for the commands")
+    let names: [String] = commands.map { $0.name }
+    let suggestion = NearestName.hint(for: first, among: names).map { " " + $0 } ?? ""
+    printError("pushscript: unknown command '\(first)';\(suggestion) run 'pushscript --help' for the commands")
     ExitStatus.usageError.exit()
 }
 var rest = Array(arguments.dropFirst())
@@ -55,7 +58,9 @@ if !command.subcommands.isEmpty {
         ExitStatus.success.exit()
     }
     guard let subcommand = command.subcommands.first(where: { $0.word == word }) else {
-        printError("pushscript \(command.name): unknown subcommand '\(word)'; run 'pushscript \(command.name) --help' for the subcommands")
+        let words: [String] = command.subcommands.map { $0.word }
+        let suggestion = NearestName.hint(for: word, among: words).map { " " + $0 } ?? ""
+        printError("pushscript \(command.name): unknown subcommand '\(word)';\(suggestion) run 'pushscript \(command.name) --help' for the subcommands")
         ExitStatus.usageError.exit()
     }
     command = subcommand

@@ -22,7 +22,7 @@ struct CheckCommandTests {
             "rules.lua:4: warning: read of unknown global 'conent'",
             "rules.lua:7: warning: write of global 'x' (make it local)",
             "rules.lua:8: warning: read of unknown global 'y'",
-            "rules.lua:9: warning: read of unknown field 'json.decod'",
+            "rules.lua:9: warning: read of unknown field 'json.decod'; did you mean 'json.decode'?",
         ])
         #expect(run.status == 0)
         #expect(run.stderr == "1 file, 4 warnings\n")

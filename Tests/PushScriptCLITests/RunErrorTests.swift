@@ -31,6 +31,20 @@ import Testing
         #expect(try await usageError([]) == "pushscript: no command given; run 'pushscript --help' for the commands")
     }
 
+    @Test func aMisspeltOptionOrCommandNamesTheNearestOne() async throws {
+        let inputs = try scriptAndPayload("function didReceive() end")
+        let (script, payload) = (inputs.script, inputs.payload)
+        #expect(try await usageError(["run", script, payload, "--cpu", "50"])
+            == "pushscript run: unknown option '--cpu'; did you mean '--cpu-ms'? run 'pushscript run --help' for the options")
+        #expect(try await usageError(["run", script, payload, "--alow-post=x"])
+            == "pushscript run: unknown option '--alow-post'; did you mean '--allow-post'? run 'pushscript run --help' for the options")
+        #expect(try await usageError(["test", ".", "--verbos"])
+            == "pushscript test: unknown option '--verbos'; did you mean '--verbose'? run 'pushscript test --help' for the options")
+        #expect(try await usageError(["tset", "."]) == "pushscript: unknown command 'tset'; did you mean 'test'? run 'pushscript --help' for the commands")
+        #expect(try await usageError(["bundle", "kegen"])
+            == "pushscript bundle: unknown subcommand 'kegen'; did you mean 'keygen'? run 'pushscript bundle --help' for the subcommands")
+    }
+
     @Test func absurdLimitsAreRefusedInsteadOfWrapping() async throws {
         // --time-ms of Int64.max wrapped the deadline into the past; --memory-mb of 2^44 MiB
         // wrapped to 0 bytes, and a larger one turned the memory limit off.

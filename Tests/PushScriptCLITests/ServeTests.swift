@@ -101,7 +101,7 @@ import Testing
         #expect(lines[4].hasPrefix(#"{"id":5,"error":"payload too large: "#))
         #expect(lines[5] == #"{"id":6,"error":"payload is missing; give the APNs payload as a JSON object"}"#)
         #expect(lines[6] == #"{"id":7,"error":"app is missing; give the app's bundle identifier (or start serve with --app)"}"#)
-        #expect(lines[7] == #"{"id":8,"error":"unknown key 'locale'; a request has id, app, payload, locales and expireMs"}"#)
+        #expect(lines[7] == #"{"id":8,"error":"unknown key 'locale'; a request has id, app, payload, locales, expireMs and identifier"}"#)
         let noScript = try parseJSON(lines[8])
         #expect(noScript["id"] as? Int == 9)
         #expect((noScript["reason"] as? [String: Any])?["kind"] as? String == "no-script")

@@ -84,11 +84,33 @@ private func actions(_ category: JSONValue) -> [[String: JSONValue]] {
         #expect(list[2]["options"] == .array([.string("destructive"), .string("foreground"), .string("authenticationRequired")]))
     }
 
-    @Test func klaviyoButtonsOpenTheAppAndTwoAreSwapped() async throws {
-        let result = try await deliver(script().source.utf8String, payload: try samplePayload("klaviyo"), host: try host())
-        let category = try category(result)
-        #expect(category.objectValue?["identifier"] == .string("com.klaviyo.dynamic.order_12345_delivered"))
-        #expect(actions(category).map { $0["identifier"] } == [.string("com.klaviyo.action.support"), .string("com.klaviyo.action.track")])
+    @Test func klaviyoButtonsAreItsCategoryNamedByTheRequestInTheirOrder() async throws {
+        let request = NotificationRequest(payload: try samplePayload("klaviyo"), app: "com.example.app", identifier: "apns-1")
+        let result = await (try host()).deliver(request, script: .script(script()))
+        let registered = try category(result)
+        #expect(registered.objectValue?["identifier"] == .string("com.klaviyo.button.apns-1"))
+        #expect(registered.objectValue?["options"] == .array([.string("customDismissAction")]))
+        #expect(actions(registered).map { $0["identifier"] } == [.string("com.klaviyo.action.track"), .string("com.klaviyo.action.open")])
+        #expect(actions(registered).allSatisfy { $0["options"] == .array([.string("foreground")]) && $0["icon"] == nil })
+        // without a request identifier of its own, the host's new UUID names it
+        let other = try await deliver(script().source.utf8String, payload: try samplePayload("klaviyo"), host: try host())
+        let name = try #require(try category(other).objectValue?["identifier"]?.stringValue)
+        #expect(name.hasPrefix("com.klaviyo.button.") && UUID(uuidString: String(name.dropFirst("com.klaviyo.button.".count))) != nil)
+    }
+
+    @Test func klaviyoButtonsNeedTheRequestIdentifierWhenAskedForAlone() async throws {
+        let source = """
+            local p = require "pushscript.providers"
+            function didReceive(r, c)
+              local without, why = p.buttons(c.userInfo)
+              local with = p.buttons(c.userInfo, nil, "apns-2")
+              c.title = tostring(without) .. " " .. why
+              c.body = with.identifier
+            end
+            """
+        let result = try await deliver(source, payload: try samplePayload("klaviyo"), host: try host())
+        #expect(result.content.title == "nil the request's identifier is needed to name Klaviyo's category")
+        #expect(result.content.body == "com.klaviyo.button.apns-2")
     }
 
     @Test func mediaThatFailsIsLoggedAndWhatWasDoneIsLoggedAtDebug() async throws {
@@ -102,7 +124,9 @@ private func actions(_ category: JSONValue) -> [[String: JSONValue]] {
 
         let working = try host([url: MediaFolder.jpeg])
         let done = try await deliver(script().source.utf8String, payload: try samplePayload("airship"), host: working)
-        #expect(done.content.attachments.map(\.identifier) == ["airship-1"])
+        // the attachment's identifier is url_id, else a new UUID (UNNotificationAttachment's for "")
+        #expect(done.content.attachments.count == 1)
+        #expect(UUID(uuidString: done.content.attachments.first?.identifier ?? "") != nil)
         #expect(done.logs.filter { $0.source == nil && $0.level != .debug }.isEmpty, "\(done.logs)")
         #expect(done.logs.contains { $0.level == .debug && $0.message.hasPrefix("airship: attached \(url) (public.jpeg") })
         #expect(done.logs.contains { $0.level == .debug && $0.message == "airship: text replaced" })
@@ -114,7 +138,7 @@ private func actions(_ category: JSONValue) -> [[String: JSONValue]] {
             script(options: "{badgeKey = 42}").source.utf8String, payload: try samplePayload("pushwoosh"), host: try host([url: MediaFolder.jpeg]))
         #expect(result.outcome == .completed)
         #expect(result.content.badge == nil)
-        #expect(result.content.attachments.map(\.identifier) == ["pushwoosh"])
+        #expect(result.content.attachments.map(\.type) == ["public.jpeg"])
         #expect(result.logs.contains { $0.level == .warn && $0.message.hasPrefix("pushwoosh: badge failed: ") })
     }
 
@@ -148,7 +172,6 @@ private func actions(_ category: JSONValue) -> [[String: JSONValue]] {
     @Test(arguments: [
         ("onesignal", [nil, ActionIcon.system("cart")]),
         ("iterable", [nil, nil, ActionIcon.system("xmark.circle")]),
-        ("klaviyo", [nil, ActionIcon.system("shippingbox.fill")]),
     ])
     func buttonsCarryTheIconsTheirPayloadsName(file: String, icons: [ActionIcon?]) async throws {
         let result = try await deliver(script().source.utf8String, payload: try samplePayload(file), host: try host())
@@ -186,13 +209,15 @@ private func actions(_ category: JSONValue) -> [[String: JSONValue]] {
               info.ct_mediaType = "image"
               local with = p.media(info)
               content.body = json.encode({without.n, #without[1], #with, with[1].kind})
+              content.title = without[2]
             end
             """
         let payload = try payload("""
             {"aps": {"alert": "x", "mutable-content": 1}, "W$id": "1", "ct_mediaUrl": "https://cdn.example.com/a.jpg"}
             """)
         let result = try await deliver(source, payload: payload, host: try host())
-        #expect(result.content.body == #"[1,0,1,"image"]"#)
+        #expect(result.content.body == #"[2,0,1,"image"]"#)
+        #expect(result.content.title == "ct_mediaUrl without ct_mediaType: not attached, as CleverTap's extension does")
     }
 
     @Test(arguments: [("clevertap", "CTNotification"), ("moengage", "INVITE_CATEGORY")])
@@ -208,11 +233,28 @@ private func actions(_ category: JSONValue) -> [[String: JSONValue]] {
         #expect(result.registeredCategories.isEmpty)
     }
 
-    @Test func pushwooshBadgeValuesThatAreNoNumberAreRefusedWithAWarning() async throws {
-        let payload = try payload(#"{"aps": {"alert": "x", "mutable-content": 1, "pw_badge": "+99999999999999999999"}, "pw_msg": "1"}"#)
+    @Test(arguments: [
+        ("+99999999999999999999", 2_147_483_647, nil),  // integerValue saturates; the count stops at the largest badge kept
+        ("abc", 0, "read as 0"), ("+", 0, "read as +0"), (" 12 boxes", 12, "read as 12"),
+    ] as [(String, Int, String?)])
+    func pushwooshBadgeValuesAreReadAsNSStringsIntegerValue(raw: String, badge: Int, note: String?) async throws {
+        let payload = try payload(#"{"aps": {"alert": "x", "mutable-content": 1, "pw_badge": "\#(raw)"}, "pw_msg": "1"}"#)
         let result = try await deliver(script().source.utf8String, payload: payload, host: try host())
+        #expect(result.outcome == .completed)
+        #expect(result.content.badge == badge)
+        if let note {
+            #expect(result.logs.contains { $0.level == .warn && $0.message == "pushwoosh: aps.pw_badge '\(raw)' is not N, +N or -N; \(note), as Pushwoosh's SDK reads it" })
+        } else {
+            #expect(!result.logs.contains { $0.level == .warn }, "\(result.logs)")
+        }
+    }
+
+    @Test func aPwBadgeOutsideAPushwooshPushIsNotCounted() async throws {
+        let payload = try payload(#"{"aps": {"alert": "x", "mutable-content": 1, "pw_badge": "+3"}}"#)
+        let source = #"local p = require "pushscript.providers" function didReceive(r, c) p.apply(r, c) c.title = tostring(store.get("badge")) end"#
+        let result = try await deliver(source, payload: payload, host: try host())
         #expect(result.content.badge == nil)
-        #expect(result.logs.contains { $0.level == .warn && $0.message == "pushwoosh: aps.pw_badge '+99999999999999999999' is too large" })
+        #expect(result.content.title == "nil")
     }
 }
 

@@ -15,10 +15,12 @@ private struct Folder {
 
     func remove() { folder.remove() }
 
-    func run(filter: String? = nil) async throws -> ([String], FixtureSummary) {
+    func run(filter: String? = nil, verbose: Bool = false) async throws -> ([String], FixtureSummary) {
         let folders = try FixtureDiscovery.folders(under: [url.path])
         let lines = LineBox()
-        let summary = await FixtureRunner(filter: filter).run(folders) { lines.add($0.report) }
+        var runner = FixtureRunner(filter: filter)
+        runner.verbose = verbose
+        let summary = await runner.run(folders) { lines.add($0.report) }
         return (lines.lines, summary)
     }
 }
@@ -319,5 +321,44 @@ private func fixture(_ name: String, payload: String = #"{"aps": {"alert": "x", 
         let (lines, summary) = try await folder.run()
         #expect(lines == ["PASS none registered", "PASS one registered"])
         #expect(summary.failed == 0)
+    }
+
+    @Test func anIdentifierSetsTheRequestsApnsID() async throws {
+        let folder = try Folder([
+            "rules.lua": "function didReceive(r, c) c.title = r.identifier end\n",
+            "1.fixture.json": #"{"name": "given", "script": "rules.lua", "identifier": "5C0D2E5A-1B2C-4D3E-8F90-ABCDEF012345", "payload": {"aps": {"alert": "x", "mutable-content": 1}}, "expect": {"content": {"title": "5C0D2E5A-1B2C-4D3E-8F90-ABCDEF012345"}}}"#,
+            "2.fixture.json": #"{"name": "not given", "script": "rules.lua", "payload": {"aps": {"alert": "x", "mutable-content": 1}}, "expect": {"content": {"title": "5C0D2E5A-1B2C-4D3E-8F90-ABCDEF012345"}}}"#,
+            "3.fixture.json": #"{"name": "empty", "script": "rules.lua", "identifier": "", "payload": {"aps": {"alert": "x", "mutable-content": 1}}, "expect": {}}"#,
+            "4.fixture.json": #"{"name": "a number", "script": "rules.lua", "identifier": 7, "payload": {"aps": {"alert": "x", "mutable-content": 1}}, "expect": {}}"#,
+        ])
+        defer { folder.remove() }
+        let (lines, summary) = try await folder.run()
+        #expect(lines.first == "PASS given")
+        // without one, a new UUID
+        #expect(lines.contains("FAIL not given"))
+        #expect(lines.contains { $0.contains("3.fixture.json: 'identifier' must not be empty") })
+        #expect(lines.contains { $0.contains("4.fixture.json: 'identifier' must be a string") })
+        #expect(summary == FixtureSummary(passed: 1, failed: 1, malformed: 2))
+    }
+
+    @Test func verboseShowsAFailingFixturesWholeResultWithItsLogs() async throws {
+        let folder = try Folder([
+            "rules.lua": "function didReceive(r, c)\n  log.warn(\"no picture: %s\", \"http 404\")\n  c.title = \"Hi\"\nend\n",
+            "1.fixture.json": fixture("passes", expect: #"{"content": {"title": "Hi"}}"#),
+            "2.fixture.json": fixture("fails", expect: #"{"content": {"title": "Hello"}}"#),
+        ])
+        defer { folder.remove() }
+        let (plain, _) = try await folder.run()
+        #expect(!plain.contains("  result:"))
+        let (lines, _) = try await folder.run(verbose: true)
+        #expect(lines.first == "PASS passes")
+        #expect(lines.filter { $0 == "  result:" }.count == 1)
+        let at = try #require(lines.firstIndex(of: "  result:"))
+        #expect(lines[at - 1] == #"  content.title: expected "Hello", actual "Hi""#)
+        #expect(lines[at + 1] == "    {")
+        #expect(lines[at + 2] == #"      "outcome": "completed","#)
+        #expect(lines.contains(#"          "message": "no picture: http 404""#))
+        #expect(lines.contains { $0.hasPrefix(#"        "title": "Hi""#) })
+        #expect(lines.last == "    }")
     }
 }

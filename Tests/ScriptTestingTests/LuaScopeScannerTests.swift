@@ -10,6 +10,9 @@ private func uses(_ source: String) throws -> [String] {
         case .write(let name, let line): "write \(name)@\(line)"
         case .fieldRead(let global, let field, let line): "field \(global).\(field)@\(line)"
         case .fieldWrite(let global, let field, let line): "setfield \(global).\(field)@\(line)"
+        case .moduleField(let module, let via, let field, let line): "module \(module) \(via).\(field)@\(line)"
+        case .moduleFieldWrite(let module, let field, let line): "setmodule \(module).\(field)@\(line)"
+        case .listArgument(let callee, _, let argument, _, let line): "list \(callee)#\(argument)@\(line)"
         case .contentField: nil
         }
     }

@@ -54,7 +54,7 @@ struct ScriptCheckerTests {
             """
         #expect(try await check(source) == [
             "rules.lua:4: warning: read of unknown global 'conent'",
-            "rules.lua:5: warning: read of unknown field 'json.decod'",
+            "rules.lua:5: warning: read of unknown field 'json.decod'; did you mean 'json.decode'?",
             "rules.lua:7: warning: write of global 'x' (make it local)",
             "rules.lua:8: warning: read of unknown global 'helper'",
         ])
@@ -150,10 +150,93 @@ struct ScriptCheckerTests {
             end
             """
         #expect(try await check(source) == [
-            "rules.lua:2: warning: content has no field 'titel'",
-            "rules.lua:5: warning: content has no field 'atach'",
-            "rules.lua:6: warning: content has no field 'subtitel'",
-            "rules.lua:12: warning: content has no field 'boddy'",
+            "rules.lua:2: warning: content has no field 'titel'; did you mean 'title'?",
+            "rules.lua:5: warning: content has no field 'atach'; did you mean 'attach'?",
+            "rules.lua:6: warning: content has no field 'subtitel'; did you mean 'subtitle'?",
+            "rules.lua:12: warning: content has no field 'boddy'; did you mean 'body'?",
+        ])
+    }
+
+    @Test func bundledModulesHaveTheirFieldsKnown() async throws {
+        let globals = try await ScriptHost.sandboxGlobals()
+        let fields = try #require(globals.moduleFields["pushscript.providers"])
+        #expect(fields.isSuperset(of: ["apply", "detect", "media", "buttons", "badge", "names"]))
+        let source = """
+            local providers = require "pushscript.providers"
+            local p = require("pushscript.providers")
+            function didReceive(request, content)
+              providers.aply(request, content)
+              providers.apply(request, content)
+              p:detct(content.userInfo)
+              require("pushscript.providers").nmes()
+              local providers = {}
+              providers.aply = 1
+              p.extra = function() end
+              p.extra()
+            end
+            """
+        #expect(try await check(source) == [
+            "rules.lua:4: warning: read of unknown field 'providers.aply' of module 'pushscript.providers'; did you mean 'providers.apply'?",
+            "rules.lua:6: warning: read of unknown field 'p.detct' of module 'pushscript.providers'; did you mean 'p.detect'?",
+            #"rules.lua:7: warning: read of unknown field 'require("pushscript.providers").nmes' of module 'pushscript.providers'; did you mean 'require("pushscript.providers").names'?"#,
+        ])
+    }
+
+    @Test func theBundledModuleItselfChecksClean() async throws {
+        let checker = try await ScriptChecker.forHost()
+        for name in BundledModules.names {
+            let source = try #require(BundledModules.source(of: name))
+            #expect(await checker.checkModule(Script(name: name, source: source)) == [], "\(name)")
+        }
+    }
+
+    @Test func listsWhereNamedOptionsAreTakenAreWarned() async throws {
+        let source = """
+            local providers = require "pushscript.providers"
+            function didReceive(request, content)
+              local f = download("https://x.example/a.jpg", {"image"})
+              downloadAll({"https://x.example/a.jpg"}, {"image", "video"})
+              content:attach(f, {"pic"})
+              http.post("https://x.example/r", "{}", {"PUT"})
+              store.increment("n", 1, {0, 9})
+              categories.register{"news"}
+              providers.apply(request, content, {"media"})
+              download("https://x.example/a.jpg", {kinds = {"image"}, timeout = 2})
+              locale.best({"de", "en"}, {"fr"})
+            end
+            """
+        #expect(try await check(source) == [
+            #"rules.lua:3: warning: download takes its options as named keys (timeout, maxBytes, kinds), not a list like {"image"}; did you mean {kinds = {"image"}}?"#,
+            #"rules.lua:4: warning: downloadAll takes its options as named keys (timeout, maxBytes, kinds), not a list like {"image", "video"}; did you mean {kinds = {"image", "video"}}?"#,
+            #"rules.lua:5: warning: content:attach takes its options as named keys (identifier, thumbnailHidden, thumbnailClippingRect, thumbnailTime), not a list like {"pic"}"#,
+            #"rules.lua:6: warning: http.post takes its options as named keys (method, contentType, headers, timeout), not a list like {"PUT"}"#,
+            "rules.lua:7: warning: store.increment takes its options as named keys (min, max), not a list",
+            #"rules.lua:8: warning: categories.register takes its options as named keys (identifier, actions, options), not a list like {"news"}"#,
+            #"rules.lua:9: warning: providers.apply takes its options as named keys (text, buttons, badge, media, badgeKey, timeout, partialMedia, receipts, receiptTimeout), not a list like {"media"}"#,
+        ])
+    }
+
+    @Test func misspeltHandlersAreNamedWithTheOneMeant() async throws {
+        let source = """
+            function didRecieve(request, content) end
+            function bestAttemp(content, reason) end
+            afterDelivry = function(request, content) end
+            function afterdelivery() end
+            """
+        #expect(try await check(source) == [
+            "rules.lua: error: no didReceive function; 'didRecieve' is defined: did you mean 'didReceive'?",
+            "rules.lua:1: warning: 'didRecieve' is not a handler, so it is never called; did you mean 'didReceive'?",
+            "rules.lua:2: warning: 'bestAttemp' is not a handler, so it is never called; did you mean 'bestAttempt'?",
+            "rules.lua:3: warning: 'afterDelivry' is not a handler, so it is never called; did you mean 'afterDelivery'?",
+            "rules.lua:4: warning: 'afterdelivery' is not a handler, so it is never called; did you mean 'afterDelivery'?",
+        ])
+        #expect(try await check("function didReceive(r, c) end\nfunction afterDelivery(r, c) end\n") == [])
+    }
+
+    @Test func unknownGlobalsNameTheNearestKnownOne() async throws {
+        #expect(try await check("function didReceive(r, c) downlaod(c.userInfo.u) local n = stroe.get('n') end") == [
+            "rules.lua:1: warning: read of unknown global 'downlaod'; did you mean 'download'?",
+            "rules.lua:1: warning: read of unknown global 'stroe'; did you mean 'store'?",
         ])
     }
 }

@@ -70,4 +70,29 @@ import Testing
         #expect(try mismatches(#"{"o": {"contains": [1]}}"#, #"{"o": {"contains": [1]}}"#).isEmpty)
         #expect(try mismatches(#"{"o": {"contains": [1]}}"#, #"{"o": {"contains": [1, 2]}}"#).count == 1)
     }
+
+    @Test func categoryAndActionOptionsMatchInAnyOrder() throws {
+        let actual = #"{"categories": [{"identifier": "c", "options": ["customDismissAction", "allowInCarPlay"], "actions": [{"identifier": "a", "options": ["foreground", "authenticationRequired"]}]}]}"#
+        #expect(try mismatches(#"{"categories": [{"options": ["allowInCarPlay", "customDismissAction"], "actions": [{"options": ["authenticationRequired", "foreground"]}]}]}"#, actual).isEmpty)
+        // still the same elements, each once
+        let fewer = try mismatches(#"{"categories": [{"actions": [{"options": ["foreground"]}]}]}"#, actual)
+        #expect(fewer.map(\.path) == ["categories[0].actions[0].options"])
+        let other = try mismatches(#"{"categories": [{"options": ["customDismissAction", "customDismissAction"]}]}"#, actual)
+        #expect(other.map(\.path) == ["categories[0].options"])
+        #expect(other.first?.expected.hasPrefix("the same elements in any order") == true)
+        // contains: a subset in any order
+        #expect(try mismatches(#"{"categories": [{"actions": [{"options": {"contains": ["authenticationRequired"]}}]}]}"#, actual).isEmpty)
+        #expect(try mismatches(#"{"categories": {"contains": [{"actions": [{"options": ["authenticationRequired", "foreground"]}]}]}}"#, actual).isEmpty)
+    }
+
+    @Test func otherArraysKeepTheirOrder() throws {
+        // actions (the buttons' order), attachments and logs are ordered
+        let actual = #"{"categories": [{"actions": [{"identifier": "a"}, {"identifier": "b"}]}], "logs": [{"message": "x"}, {"message": "y"}], "content": {"options": ["p", "q"]}}"#
+        #expect(try mismatches(#"{"categories": [{"actions": [{"identifier": "b"}, {"identifier": "a"}]}]}"#, actual).count == 2)
+        #expect(try mismatches(#"{"logs": [{"message": "y"}, {"message": "x"}]}"#, actual).count == 2)
+        #expect(try mismatches(#"{"content": {"options": ["q", "p"]}}"#, actual).count == 2)
+        #expect(SubsetMatcher.isUnordered("categories[3].actions[12].options"))
+        #expect(!SubsetMatcher.isUnordered("categories[3].actions"))
+        #expect(!SubsetMatcher.isUnordered("content.categories[0].options"))
+    }
 }

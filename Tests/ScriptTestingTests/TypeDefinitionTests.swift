@@ -63,4 +63,20 @@ struct TypeDefinitionTests {
         #expect(text.hasPrefix("---@meta"))
         #expect(text.contains("\"workspace.library\""))
     }
+
+    @Test func everyFieldOfABundledModuleIsDefined() async throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let globals = try await ScriptHost.sandboxGlobals()
+        #expect(!globals.moduleFields.isEmpty)
+        for (module, fields) in globals.moduleFields {
+            // pushscript.providers → types/pushscript/providers.lua, declaring `local providers = {}`
+            let file = root.appendingPathComponent("types/" + module.replacingOccurrences(of: ".", with: "/") + ".lua")
+            let text = try String(contentsOf: file, encoding: .utf8)
+            let table = String(module.split(separator: ".").last ?? "")
+            #expect(text.hasPrefix("---@meta \(module)"), "\(file.path)")
+            for field in fields {
+                #expect(text.contains("function \(table).\(field)(") || text.contains("\n\(table).\(field) = "), "\(file.lastPathComponent) lacks '\(table).\(field)'")
+            }
+        }
+    }
 }

@@ -1,6 +1,7 @@
 -- The providers library with delivery receipts: each provider whose own extension confirms
 -- delivery gets its receipt, when the host allows the provider's host (--allow-post). The ids
--- the payload does not carry come from the app.
+-- the payload does not carry come from the app. The receipts are sent after delivery: the
+-- module is this script's afterDelivery.
 local providers = require "pushscript.providers"
 function didReceive(r, c)
   providers.apply(r, c, { receipts = {

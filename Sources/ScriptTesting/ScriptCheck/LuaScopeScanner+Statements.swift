@@ -137,8 +137,11 @@ extension LuaScopeScanner {
                 try expect(">")
             }
         } while accept(",")
-        if accept("=") { try expressionList() }
-        names.forEach { declare($0) }
+        var modules: [String?] = []
+        if accept("=") { modules = try expressionList() }
+        for (index, name) in names.enumerated() {
+            declare(name, module: index < modules.count ? modules[index] : nil)
+        }
     }
 
     /// An assignment or a function call.

@@ -19,6 +19,9 @@ struct LuaScopeScanner {
     /// The names in each open block that are a handler's `content` parameter
     /// (`didReceive`'s second, `bestAttempt`'s first, `afterDelivery`'s second).
     private var contentNames: [Set<String>] = [[]]
+    /// The names in each open block that are locals holding a required module's table
+    /// (`local p = require "pushscript.providers"`), with the module's name.
+    private var moduleNames: [[String: String]] = [[:]]
     private var result = ScopeScan()
 
     private init(tokens: [LuaToken]) { self.tokens = tokens }
@@ -70,23 +73,38 @@ struct LuaScopeScanner {
     mutating func openScope() {
         scopes.append([])
         contentNames.append([])
+        moduleNames.append([:])
     }
 
     mutating func closeScope() {
         scopes.removeLast()
         contentNames.removeLast()
+        moduleNames.removeLast()
     }
 
-    mutating func declare(_ name: String, isContent: Bool = false) {
+    /// Declares a local; `module` is the name of the module whose table it holds.
+    mutating func declare(_ name: String, isContent: Bool = false, module: String? = nil) {
         scopes[scopes.count - 1].insert(name)
         if isContent { contentNames[contentNames.count - 1].insert(name) } else { contentNames[contentNames.count - 1].remove(name) }
+        moduleNames[moduleNames.count - 1][name] = module
         if name == "_ENV" { result.replacesEnvironment = true }
+    }
+
+    /// The module whose table the local `name` holds, here (not shadowed by a later local).
+    func module(_ name: String) -> String? {
+        guard let level = scopes.lastIndex(where: { $0.contains(name) }) else { return nil }
+        return moduleNames[level][name]
     }
 
     /// Whether `name`, here, is a handler's `content` parameter (not shadowed by a later local).
     func isContent(_ name: String) -> Bool {
         guard let level = scopes.lastIndex(where: { $0.contains(name) }) else { return false }
         return contentNames[level].contains(name)
+    }
+
+    /// Records a use.
+    mutating func record(_ use: GlobalUse) {
+        result.uses.append(use)
     }
 
     /// Records the use of a field or method of a `content` parameter.
@@ -114,14 +132,37 @@ struct LuaScopeScanner {
         case name(String, line: Int)
         /// A field of a global: `base.field` or `base["field"]`.
         case field(base: String, baseLine: Int, field: String, line: Int)
+        /// A required module's table: `require "name"`'s result, or a local holding it.
+        case module(String)
+        /// A field of a required module's table, reached through `via` (a local's name, or the
+        /// `require` call).
+        case moduleField(module: String, via: String, field: String, line: Int)
         /// Anything else: a call's result, a parenthesized value, a deeper index.
         case other
+    }
+
+    /// What a call calls, as check names it (`download`, `http.post`, `content:attach`,
+    /// `pushscript.providers.apply`), and as the script writes it; or nil.
+    func callee(_ target: Target) -> (key: String, shown: String)? {
+        switch target {
+        case .name(let name, _) where isGlobal(name): (name, name)
+        case .field(let base, _, let field, _) where !namesEnvironment(base): ("\(base).\(field)", "\(base).\(field)")
+        case .field(_, _, let field, _): (field, field)
+        case .moduleField(let module, let via, let field, _): ("\(module).\(field)", "\(via).\(field)")
+        default: nil
+        }
     }
 
     /// `target.field`: a field of a global stays pending; anything deeper is a read.
     mutating func index(_ target: Target, field: String, line: Int) -> Target {
         if case .name(let base, _) = target, isContent(base) { useContentField(field, line: line) }
+        if case .name(let base, _) = target, let module = module(base) { return .moduleField(module: module, via: base, field: field, line: line) }
         switch target {
+        case .module(let module):
+            return .moduleField(module: module, via: "require(\"\(module)\")", field: field, line: line)
+        case .moduleField:
+            read(target)
+            return .other
         case .name(let base, let baseLine) where isGlobal(base):
             return .field(base: base, baseLine: baseLine, field: field, line: line)
         case .field:
@@ -135,6 +176,10 @@ struct LuaScopeScanner {
     /// Records `target` as read.
     mutating func read(_ target: Target) {
         switch target {
+        case .moduleField(let module, let via, let field, let line):
+            result.uses.append(.moduleField(module: module, via: via, field: field, line: line))
+        case .module:
+            break
         case .name(let name, let line):
             if isGlobal(name), name != "_ENV" { result.uses.append(.read(name, line: line)) }
         case .field(let base, let baseLine, let field, let line):
@@ -152,6 +197,10 @@ struct LuaScopeScanner {
     /// Records `target` as assigned.
     mutating func write(_ target: Target) {
         switch target {
+        case .moduleField(let module, _, let field, let line):
+            result.uses.append(.moduleFieldWrite(module: module, field: field, line: line))
+        case .module:
+            break
         case .name(let name, let line):
             if isGlobal(name), name != "_ENV" { result.uses.append(.write(name, line: line)) }
         case .field(let base, let baseLine, let field, let line):

@@ -15,6 +15,22 @@ public struct ScriptChecker: Sendable {
     public let globals: SandboxGlobals
     /// The globals a script is meant to define: its handlers.
     public static let handlers: Set<String> = ["didReceive", "bestAttempt", "afterDelivery"]
+    /// The handlers in the order a "did you mean" prefers them.
+    static let handlerOrder = ["didReceive", "bestAttempt", "afterDelivery"]
+    /// The calls whose argument number `argument` is a table of named options, and the names
+    /// it takes: a list there (`download(url, {"image"})`) is a mistake.
+    public static let optionTables: [String: (argument: Int, keys: [String])] = [
+        "download": (2, ["timeout", "maxBytes", "kinds"]),
+        "downloadAll": (2, ["timeout", "maxBytes", "kinds"]),
+        "content:attach": (2, ["identifier", "thumbnailHidden", "thumbnailClippingRect", "thumbnailTime"]),
+        "http.post": (3, ["method", "contentType", "headers", "timeout"]),
+        "store.increment": (3, ["min", "max"]),
+        "categories.register": (1, ["identifier", "actions", "options"]),
+        "crypto.decrypt": (1, ["alg", "key", "nonce", "ciphertext", "tag", "aad"]),
+        "pushscript.providers.apply": (3, ["text", "buttons", "badge", "media", "badgeKey", "timeout", "partialMedia", "receipts", "receiptTimeout"]),
+    ]
+    /// The kinds `download`'s `kinds` takes.
+    static let mediaKinds: Set<String> = ["image", "audio", "video"]
     /// What notification content has: its fields (``ContentField``) and its methods.
     public static let contentMembers: Set<String> = Set(ContentField.names).union(["attach", "removeAttachments", "suppress"])
     /// Library tables whose fields the app fills in at run time: never checked.
@@ -118,10 +134,17 @@ public struct ScriptChecker: Sendable {
         for use in scan.uses {
             if case .write(let name, _) = use { writtenGlobals.insert(name) }
             if case .fieldWrite(let global, let field, _) = use { writtenFields.insert("\(global).\(field)") }
+            if case .moduleFieldWrite(let module, let field, _) = use { writtenFields.insert("\(module).\(field)") }
         }
         var errors: [ScriptFinding] = []
         if !module, !writtenGlobals.contains("didReceive"), !scan.replacesEnvironment {
-            errors.append(ScriptFinding(.missingHandler, line: nil, "no didReceive function"))
+            let near = writtenGlobals.sorted().first { NearestName.nearest(to: $0, among: ["didReceive"]) != nil }
+            let hint = near.map { "; '\($0)' is defined: did you mean 'didReceive'?" } ?? ""
+            errors.append(ScriptFinding(.missingHandler, line: nil, "no didReceive function\(hint)"))
+        }
+        let knownGlobals = globals.names.union(writtenGlobals).sorted()
+        func mean(_ name: String, among candidates: some Sequence<String>) -> String {
+            NearestName.hint(for: name, among: candidates).map { "; \($0)" } ?? ""
         }
         var warnings: [ScriptFinding] = []
         var seen: Set<ScriptFinding> = []
@@ -132,23 +155,40 @@ public struct ScriptChecker: Sendable {
             switch use {
             case .read(let name, let line):
                 if !scan.changesEnvironment, !globals.names.contains(name), !writtenGlobals.contains(name) {
-                    add(ScriptFinding(.unknownGlobal, line: line, "read of unknown global '\(name)'"))
+                    add(ScriptFinding(.unknownGlobal, line: line, "read of unknown global '\(name)'\(mean(name, among: knownGlobals))"))
                 }
             case .write(let name, let line):
-                if !Self.handlers.contains(name) {
+                if Self.handlers.contains(name) { break }
+                if let handler = NearestName.nearest(to: name, among: Self.handlerOrder) {
+                    add(ScriptFinding(.misspeltHandler, line: line, "'\(name)' is not a handler, so it is never called; did you mean '\(handler)'?"))
+                } else {
                     add(ScriptFinding(.globalWrite, line: line, "write of global '\(name)' (make it local)"))
                 }
             case .fieldRead(let global, let field, let line):
                 if !Self.openTables.contains(global), !writtenGlobals.contains(global), let known = globals.fields[global],
                    !known.contains(field), !writtenFields.contains("\(global).\(field)") {
-                    add(ScriptFinding(.unknownField, line: line, "read of unknown field '\(global).\(field)'"))
+                    let hint = NearestName.nearest(to: field, among: known.sorted()).map { "; did you mean '\(global).\($0)'?" } ?? ""
+                    add(ScriptFinding(.unknownField, line: line, "read of unknown field '\(global).\(field)'\(hint)"))
                 }
-            case .fieldWrite:
+            case .fieldWrite, .moduleFieldWrite:
                 break
             case .contentField(let field, let line):
                 if !Self.contentMembers.contains(field) {
-                    add(ScriptFinding(.unknownContentField, line: line, "content has no field '\(field)'"))
+                    add(ScriptFinding(.unknownContentField, line: line, "content has no field '\(field)'\(mean(field, among: Self.contentMembers.sorted()))"))
                 }
+            case .moduleField(let module, let via, let field, let line):
+                if let known = globals.moduleFields[module], !known.contains(field), !writtenFields.contains("\(module).\(field)") {
+                    let hint = NearestName.nearest(to: field, among: known.sorted()).map { "; did you mean '\(via).\($0)'?" } ?? ""
+                    add(ScriptFinding(.unknownField, line: line, "read of unknown field '\(via).\(field)' of module '\(module)'\(hint)"))
+                }
+            case .listArgument(let callee, let shown, let argument, let strings, let line):
+                guard let spec = Self.optionTables[callee], spec.argument == argument else { break }
+                let list = strings.map { "{" + $0.map { "\"\($0)\"" }.joined(separator: ", ") + "}" }
+                var message = "\(shown) takes its options as named keys (\(spec.keys.joined(separator: ", "))), not a list\(list.map { " like \($0)" } ?? "")"
+                if callee.hasPrefix("download"), let strings, let list, strings.allSatisfy(Self.mediaKinds.contains) {
+                    message += "; did you mean {kinds = \(list)}?"
+                }
+                add(ScriptFinding(.listOptions, line: line, message))
             }
         }
         // Stable: uses are in source order, so equal lines keep it.

@@ -9,10 +9,17 @@ public struct ScriptFinding: Sendable, Hashable {
         case missingHandler
         /// A global the sandbox does not have is read, and the script never sets it: a warning.
         case unknownGlobal
-        /// A field of a library table that it does not have is read (`json.decod`): a warning.
+        /// A field of a library table, or of a bundled module, that it does not have is read
+        /// (`json.decod`, `providers.aply`): a warning.
         case unknownField
         /// A global other than a handler is assigned: a warning.
         case globalWrite
+        /// A global function or value is assigned whose name is a handler's misspelt
+        /// (`didRecieve`, `bestAttemp`, `afterDelivry`): never called. A warning.
+        case misspeltHandler
+        /// A call passes a list where it takes a table of named options
+        /// (`download(url, {"image"})` for `{kinds = {"image"}}`): a warning.
+        case listOptions
         /// A field or method that notification content does not have is used on a handler's
         /// `content` (`content.titel`): a warning.
         case unknownContentField
@@ -48,7 +55,7 @@ public struct ScriptFinding: Sendable, Hashable {
     public var severity: Severity {
         switch kind {
         case .compile, .missingHandler, .module: .error
-        case .unknownGlobal, .unknownField, .globalWrite, .unknownContentField, .unchecked: .warning
+        case .unknownGlobal, .unknownField, .globalWrite, .misspeltHandler, .listOptions, .unknownContentField, .unchecked: .warning
         }
     }
 

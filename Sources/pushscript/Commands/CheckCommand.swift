@@ -15,13 +15,18 @@ enum CheckCommand: Command {
           FILE: error: no didReceive function
           FILE:LINE: warning: read of unknown global 'NAME'
           FILE:LINE: warning: read of unknown field 'MODULE.NAME'
+          FILE:LINE: warning: read of unknown field 'LOCAL.NAME' of module 'pushscript.NAME'
           FILE:LINE: warning: write of global 'NAME' (make it local)
+          FILE:LINE: warning: 'NAME' is not a handler, so it is never called; did you mean ...?
+          FILE:LINE: warning: CALL takes its options as named keys (...), not a list like {...}
           FILE:LINE: warning: content has no field 'NAME'   (on a handler's content)
           FILE:LINE: error: module 'NAME' not found: ...
-        The known globals are those of a fresh script environment of the host; a script may
-        set only its handlers, didReceive and bestAttempt. Modules required by a literal name
-        (require "lib.util") are found as the host finds them and checked too, under their
-        own file names; they need no didReceive.
+        A name near a known one gets "; did you mean 'NAME'?". The known globals are those of
+        a fresh script environment of the host; a script may set only its handlers,
+        didReceive, bestAttempt and afterDelivery. A local holding a bundled module
+        (local p = require "pushscript.providers") has the module's fields. Modules required
+        by a literal name (require "lib.util") are found as the host finds them and checked
+        too, under their own file names; they need no didReceive.
         A last line on standard error sums up: '3 files, no findings' or '2 files, 1 error,
         1 warning'.
         Exit status: 0 no errors (warnings allowed), 1 an error was found, 2 a file cannot be

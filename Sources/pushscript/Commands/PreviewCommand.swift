@@ -20,7 +20,7 @@ enum PreviewCommand: Command {
         file that cannot be written.
         """
     static let out = Option("--out", "FILE.html", help: "where to write the page (required)")
-    static let options = [out] + HostOptions.options() + [AttachmentFolder.option]
+    static let options = [out] + HostOptions.options() + RequestOptions.options + [AttachmentFolder.option]
 
     static func run(_ a: ParsedArguments) async throws -> ExitStatus {
         let input = try DeliveryInput(a, command: name)

@@ -14,7 +14,7 @@ enum RunCommand: Command {
         2 usage error or unreadable/invalid input. Attachment files are removed at exit
         unless --attachments DIR keeps them (standard error says which).
         """
-    static let options = HostOptions.options() + [AttachmentFolder.option]
+    static let options = HostOptions.options() + RequestOptions.options + [AttachmentFolder.option]
 
     static func run(_ a: ParsedArguments) async throws -> ExitStatus {
         let input = try DeliveryInput(a, command: name)

@@ -7,7 +7,7 @@ enum WatchCommand: Command {
     static let name = "watch"
     static let summary = "rerun fixtures whenever a script or fixture changes"
     static let description = """
-        usage: pushscript watch PATH... [--filter TEXT]
+        usage: pushscript watch PATH... [--filter TEXT] [--verbose]
 
         Runs every *.fixture.json under the paths, as 'pushscript test' does, then watches the
         fixture files, the scripts, payload files and media files they name, and the folders.
@@ -15,8 +15,9 @@ enum WatchCommand: Command {
         which shares one host), and a new fixture file runs when it appears. Each round prints
         the touched fixtures' PASS/FAIL lines and then the whole suite's 'N passed, N failed'.
         A script that breaks only fails its fixtures; watching goes on until Ctrl-C.
+        With --verbose, a failing fixture's whole result follows its differences.
         """
-    static let options = [TestCommand.filter]
+    static let options = [TestCommand.filter, TestCommand.verbose]
 
     static func run(_ a: ParsedArguments) async throws -> ExitStatus {
         guard !a.positionals.isEmpty else {
@@ -31,7 +32,9 @@ enum WatchCommand: Command {
             return .usageError
         }
         printError("pushscript watch: watching \(a.positionals.joined(separator: " ")); press Ctrl-C to stop")
-        let loop = FixtureWatcher(paths: a.positionals, runner: FixtureRunner(filter: a.value(TestCommand.filter)), watcher: watcher)
+        var runner = FixtureRunner(filter: a.value(TestCommand.filter))
+        runner.verbose = a.flag(TestCommand.verbose)
+        let loop = FixtureWatcher(paths: a.positionals, runner: runner, watcher: watcher)
         await loop.run(output: { print($0) }, flush: { fflush(nil) })
         return .success
     }

@@ -5,8 +5,9 @@ import ScriptHost
 /// One line of `serve`'s input, read: a request to deliver, or why it is not one.
 ///
 /// A request is a JSON object: `{"id": …, "app": "com.example.news", "payload": {…}}`, with
-/// optional `"locales": ["de-DE", "en"]` (the device's preferred languages for this request)
-/// and `"expireMs": N` (the system's deadline, from the request's start).
+/// optional `"locales": ["de-DE", "en"]` (the device's preferred languages for this request),
+/// `"expireMs": N` (the system's deadline, from the request's start) and `"identifier"` (the
+/// request's `apns-id`, `request.identifier`; a new UUID without one).
 /// `id` is any JSON value and is echoed in the answer (null when absent); `app` may be left out
 /// when `serve` was given `--app`.
 enum ServeLine {
@@ -16,7 +17,7 @@ enum ServeLine {
     case invalid(id: JSONValue, message: String)
 
     /// The keys a request may have.
-    static let keys: Set<String> = ["id", "app", "payload", "locales", "expireMs"]
+    static let keys: Set<String> = ["id", "app", "payload", "locales", "expireMs", "identifier"]
 
     /// Reads a line. `defaultApp` (`--app`) is used when the request names no app, and
     /// `defaultExpiry` (`--expire-ms`) when it gives no `expireMs`.
@@ -35,7 +36,7 @@ enum ServeLine {
         }
         let id = object["id"] ?? .null
         if let unknown = object.keys.filter({ !keys.contains($0) }).sorted().first {
-            return .invalid(id: id, message: "unknown key '\(unknown)'; a request has id, app, payload, locales and expireMs")
+            return .invalid(id: id, message: "unknown key '\(unknown)'; a request has id, app, payload, locales, expireMs and identifier")
         }
         let app: String
         switch object["app"] {
@@ -65,6 +66,12 @@ enum ServeLine {
             }
             locales = tags.isEmpty ? nil : tags
         }
+        var identifier: String?
+        switch object["identifier"] {
+        case nil: break
+        case .string(let text) where !text.isEmpty: identifier = text
+        default: return .invalid(id: id, message: "identifier must be a non-empty string: the request's apns-id")
+        }
         var expiry = defaultExpiry
         if let given = object["expireMs"] {
             guard let ms = given.integerValue, let parsed = NotificationRequest.expiry(milliseconds: ms) else {
@@ -72,7 +79,7 @@ enum ServeLine {
             }
             expiry = parsed
         }
-        return .request(id: id, NotificationRequest(payload: payload, app: app, locales: locales, expiry: expiry))
+        return .request(id: id, NotificationRequest(payload: payload, app: app, identifier: identifier, locales: locales, expiry: expiry))
     }
 
     /// The line's JSON, read on past parts nested too deeply (whether there were some comes

@@ -1,11 +1,22 @@
-/// `pushscript.providers`: the Lua source of the bundled providers library (see
-/// `docs/script-api.md`, "Bundled modules"). Compiled into the binary as text.
-enum ProvidersModule {
-    static let source = #"""
 -- pushscript.providers: what each push provider's own notification service extension does,
 -- read from the payload. `providers.apply(request, content)` downloads and attaches the
 -- provider's media, registers its buttons as the category its SDK would register, applies its
--- badge rule through the store, and makes its text changes.
+-- badge rule through the store, and makes its text changes; delivery receipts, when asked
+-- for, are sent after delivery (`providers.afterDelivery`).
+--
+-- Each provider follows its own SDK's extension source; the five below were read from these
+-- files (docs/script-api.md, "Bundled modules", says what differs and why):
+--   Klaviyo    klaviyo-swift-sdk 5.3.1, Sources/KlaviyoSwiftExtension/KlaviyoExtension.swift,
+--              KlaviyoActionButtonParser.swift, KlaviyoCategoryManager.swift
+--   Airship    urbanairship/ios-library, AirshipExtensions/AirshipNotificationServiceExtension/
+--              Source/UANotificationServiceExtension.swift, AirshipNotificationMutationProvider.swift,
+--              MediaAttachmentPayload.swift (the Swift extension of SDK 17 and later)
+--   Batch      Batch-iOS-SDK-Extension 4.0.0, Sources/Swift/Rich Notifications/RichNotificationHelper.swift,
+--              Sources/Swift/Consts.swift
+--   Pushwoosh  pushwoosh-ios-sdk 7.1.3, iOS_SDK/Pushwoosh/Pushwoosh/Public/PWNotificationServiceProcessor.m,
+--              PushwooshCore/Public/PWMessage.m (isPushwooshMessage)
+--   Iterable   swift-sdk 6.5.7, notification-extension/ITBNotificationServiceExtension.swift,
+--              NotificationContentParser.swift
 local providers = {}
 
 local function isTable(v) return type(v) == "table" end
@@ -25,6 +36,25 @@ local function integer(v)
     if n and n == math.floor(n) then return math.tointeger(n) end
   end
 end
+-- A whole number as Swift's `as? Int` reads a JSON number: an integer, or a float with an
+-- integral value; never a string.
+local function wholeNumber(v)
+  if math.type(v) == "integer" then return v end
+  if math.type(v) == "float" and v == math.floor(v) and v >= math.mininteger and v < -(math.mininteger + 0.0) then
+    return math.tointeger(v)
+  end
+end
+-- A JSON object as a decoder reads one: a table whose keys are all strings (a JSON array's
+-- are numbers).
+local function isObject(v)
+  if type(v) ~= "table" then return false end
+  for k in pairs(v) do
+    if type(k) ~= "string" then return false end
+  end
+  return true
+end
+-- A payload value that is there: not nil and not JSON's null (which decoders skip as absent).
+local function present(v) return v ~= nil and v ~= json.null end
 local function kindOf(typ)
   if type(typ) ~= "string" then return nil end
   typ = typ:lower()
@@ -109,8 +139,14 @@ system("onesignal", {
   end,
 })
 
--- Airship: `com.urbanairship.media_attachment` with `url` (one or a list), `options` (`crop`,
--- `time`, `hidden`) and `content` (the text to show instead).
+-- Airship: `com.urbanairship.media_attachment` with the media (`url`, one or a list, or `urls`,
+-- a list of `{url, url_id}`), `thumbnail_id`, `options` (`crop`, `time`, `hidden`) and
+-- `content` (the text to show instead). As UANotificationServiceExtension does: the media
+-- attachment is read whole first (a key of the wrong shape, or a `crop` without all of x, y,
+-- width and height in 0...1, and nothing of it is applied); the downloads run together; when
+-- one fails nothing of the mutation is applied (no media, no text), and at expiry the original
+-- content is delivered. `options.partialMedia = true` does better: the text first, and what
+-- downloaded attached even when another download fails.
 local AIRSHIP = "com.urbanairship.media_attachment"
 -- {identifier, title, "fg" (opens the app) or "bg" (in the background, authentication
 -- required), destructive}
@@ -128,30 +164,88 @@ local airshipCategories = {
   ua_accept_decline_foreground = { { "accept", "Accept", "fg" }, { "decline", "Decline", "bg" } },
   ua_accept_decline_background = { { "accept", "Accept", "bg" }, { "decline", "Decline", "bg" } },
 }
+-- MediaAttachmentPayload as Airship's decoder reads it: {media = {{url=, identifier=}}, options=,
+-- text=}, or nil and why it cannot be read (then the SDK applies nothing).
+local function airshipPayload(m)
+  local media = {}
+  if present(m.urls) then
+    if not isTable(m.urls) then return nil, "urls is not a list" end
+    for i, entry in ipairs(m.urls) do
+      -- each entry is a dictionary of strings: any other value and none of it is read
+      if not isObject(entry) then return nil, "urls[" .. i .. "] is not an object" end
+      for k, v in pairs(entry) do
+        if type(v) ~= "string" then return nil, "urls[" .. i .. "]." .. tostring(k) .. " is not a string" end
+      end
+      -- an entry without a url is left out
+      if text(entry.url) then media[#media + 1] = { url = entry.url, identifier = entry.url_id } end
+    end
+  elseif present(m.url) then
+    local urls = m.url
+    if type(urls) == "string" then urls = { urls } end
+    if not isTable(urls) then return nil, "url is neither a string nor a list of strings" end
+    for i, url in ipairs(urls) do
+      if type(url) ~= "string" then return nil, "url[" .. i .. "] is not a string" end
+      if url ~= "" then media[#media + 1] = { url = url } end
+    end
+  else
+    return nil, "it has neither url nor urls"
+  end
+  local thumbnail = m.thumbnail_id
+  if present(thumbnail) and type(thumbnail) ~= "string" then return nil, "thumbnail_id is not a string" end
+  local options = {}
+  local o = m.options
+  if present(o) then
+    if not isObject(o) then return nil, "options is not an object" end
+    if present(o.time) then
+      if type(o.time) ~= "number" then return nil, "options.time is not a number" end
+      options.thumbnailTime = o.time
+    end
+    if present(o.hidden) and type(o.hidden) ~= "boolean" then return nil, "options.hidden is not a boolean" end
+    if present(o.crop) then
+      if not isObject(o.crop) then return nil, "options.crop is not an object" end
+      for k, v in pairs(o.crop) do
+        if type(v) ~= "number" then return nil, "options.crop." .. tostring(k) .. " is not a number" end
+      end
+      for _, k in ipairs({ "x", "y", "width", "height" }) do
+        local v = o.crop[k]
+        if v == nil or v < 0 or v > 1 then return nil, "options.crop." .. k .. " is not a number in 0...1" end
+      end
+      options.thumbnailClippingRect = { x = o.crop.x, y = o.crop.y, width = o.crop.width, height = o.crop.height }
+    end
+  end
+  for _, entry in ipairs(media) do
+    local attachOptions = {}
+    for k, v in pairs(options) do attachOptions[k] = v end
+    -- the thumbnail is hidden for every attachment but the one thumbnail_id names; `hidden` wins
+    attachOptions.thumbnailHidden = present(thumbnail) and thumbnail ~= (entry.identifier or "")
+    if present(o) and type(o.hidden) == "boolean" then attachOptions.thumbnailHidden = o.hidden end
+    entry.options = attachOptions
+  end
+  local t
+  if present(m.content) then
+    if not isObject(m.content) then return nil, "content is not an object" end
+    t = {}
+    for _, f in ipairs({ "title", "subtitle", "body" }) do
+      local v = m.content[f]
+      if present(v) then
+        if type(v) ~= "string" then return nil, "content." .. f .. " is not a string" end
+        t[f] = v
+      end
+    end
+  end
+  return { media = media, text = t }
+end
 system("airship", {
+  -- UNNotificationRequest.isAirship: the media attachment, the metadata or the send id `_`
   detect = function(info)
-    return info[AIRSHIP] ~= nil or info["com.urbanairship.metadata"] ~= nil
+    return info[AIRSHIP] ~= nil or info["com.urbanairship.metadata"] ~= nil or info["_"] ~= nil
   end,
   media = function(info)
     local m = info[AIRSHIP]
-    if not isTable(m) then return {} end
-    local urls = m.url
-    if type(urls) == "string" then urls = { urls } end
-    local options = {}
-    local o = m.options
-    if isTable(o) then
-      local crop = o.crop
-      if isTable(crop) then
-        options.thumbnailClippingRect = { x = crop.x or 0, y = crop.y or 0, width = crop.width or 1, height = crop.height or 1 }
-      end
-      if type(o.time) == "number" then options.thumbnailTime = o.time end
-      if type(o.hidden) == "boolean" then options.thumbnailHidden = o.hidden end
-    end
-    local list = {}
-    for i, url in ipairs(isTable(urls) and urls or {}) do
-      if text(url) then list[#list + 1] = { url = url, identifier = "airship-" .. i, options = options } end
-    end
-    return list
+    if not isObject(m) then return {} end
+    local payload, why = airshipPayload(m)
+    if not payload then return {}, "the media attachment cannot be read (" .. why .. "): nothing of it is applied, as Airship's SDK does" end
+    return payload.media
   end,
   -- the interactive type arrives as `aps.category`; Airship's SDK registers its predefined
   -- `ua_*` categories at launch (UAUserNotificationCategories, with authentication required)
@@ -169,9 +263,13 @@ system("airship", {
     return { identifier = content.categoryIdentifier, actions = actions }
   end,
   text = function(info)
-    local c = field(info, AIRSHIP, "content")
-    if isTable(c) then return { title = text(c.title), subtitle = text(c.subtitle), body = text(c.body) } end
+    local m = info[AIRSHIP]
+    if not isObject(m) then return nil end
+    local payload = airshipPayload(m)
+    return payload and payload.text
   end,
+  -- the mutation is applied whole, after every download: nothing before, nothing on a failure
+  allOrNothing = true,
 })
 
 -- Braze: `ab` with the attachment `ab.att` (`url`, and `type` its file extension); buttons are
@@ -212,33 +310,47 @@ system("firebase", {
   end,
 })
 
--- Iterable: `itbl` with `attachment-url` and `actionButtons`; the category is named for the
--- message id, and only when the payload names no category.
+-- Iterable: `itbl` with `attachment-url` and `actionButtons`. As ITBNotificationServiceExtension
+-- does: a payload that names its category keeps it; otherwise, with a `messageId`, a category
+-- named by the message id is registered with the buttons (none when `actionButtons` is
+-- missing: an empty category, still set) and set. The attachment's identifier is a new UUID
+-- (the SDK adds the file's name to it).
+-- NSNumber's boolValue: JSON's true and false, and a number (non-zero is true); anything else
+-- is nil.
+local function nsBool(v)
+  if type(v) == "boolean" then return v end
+  if type(v) == "number" then return v ~= 0 end
+end
 system("iterable", {
   detect = function(info) return isTable(info.itbl) end,
   media = function(info)
     local url = text(field(info, "itbl", "attachment-url"))
-    return url and { { url = url, identifier = "iterable" } } or {}
+    return url and { { url = url } } or {}
   end,
   buttons = function(info, content)
     local itbl = info.itbl
     if content.categoryIdentifier ~= "" then return nil end
     local id = text(itbl.messageId)
+    if not id then return nil end
     local raw = itbl.actionButtons
-    if not id or not isTable(raw) then return nil end
     local actions = {}
-    for _, b in ipairs(raw) do
-      if isTable(b) and text(b.identifier) and type(b.title) == "string" then
+    for _, b in ipairs(isTable(raw) and raw or {}) do
+      if isTable(b) and type(b.identifier) == "string" and type(b.title) == "string" then
+        local buttonType = ({ default = "default", destructive = "destructive", textInput = "textInput" })[b.buttonType] or "default"
+        local openApp = nsBool(b.openApp)
+        if openApp == nil then openApp = true end
+        local requiresUnlock = nsBool(b.requiresUnlock) or false
         local options = {}
-        local openApp = b.openApp ~= false
-        if b.buttonType == "destructive" then options[#options + 1] = "destructive" end
+        if buttonType == "destructive" then options[#options + 1] = "destructive" end
         if openApp then options[#options + 1] = "foreground" end
-        if openApp or b.requiresUnlock == true then options[#options + 1] = "authenticationRequired" end
-        -- actionIcon {iconType = "systemImage" or "templateImage", imageName =}
+        if openApp or requiresUnlock then options[#options + 1] = "authenticationRequired" end
+        -- actionIcon {iconType = "systemImage" or "templateImage", imageName =}: both, or no icon
         local actionIcon = isTable(b.actionIcon) and b.actionIcon or {}
         local kind = ({ systemImage = "system", templateImage = "template" })[actionIcon.iconType]
-        local action = { identifier = b.identifier, title = b.title, options = options, icon = icon(kind, actionIcon.imageName) }
-        if b.buttonType == "textInput" then
+        local name = type(actionIcon.imageName) == "string" and actionIcon.imageName or nil
+        local action = { identifier = b.identifier, title = b.title, options = options,
+                         icon = (kind and name) and { [kind] = name } or nil }
+        if buttonType == "textInput" then
           action.textInput = { buttonTitle = type(b.inputTitle) == "string" and b.inputTitle or "",
                                placeholder = type(b.inputPlaceholder) == "string" and b.inputPlaceholder or "" }
         end
@@ -280,33 +392,62 @@ system("customerio", {
   end,
 })
 
--- Pushwoosh: `attachment`; `aps.pw_badge`: "+N" adds, "-N" subtracts, "N" sets.
+-- Pushwoosh: a push is Pushwoosh's when it has `pw_msg` (PWMessage isPushwooshMessage), and
+-- only then does its extension do anything. `attachment` is the media (its identifier a new
+-- UUID; the SDK adds the file's name to it). `aps.pw_badge` (a string, or a number read as
+-- its text): "+N" adds to the stored count, "-N" subtracts down to 0, anything else sets the
+-- count to the number NSString's integerValue reads from it (leading spaces, a sign, digits;
+-- 0 when there are none).
+-- NSString's integerValue: leading white space, an optional sign, then digits up to the first
+-- other character; 0 without digits; past Int's range, Int's bound.
+local function integerValue(s)
+  local sign, digits = s:match("^%s*([+-]?)(%d*)")
+  if digits == "" then return 0 end
+  local n = 0
+  for d in digits:gmatch("%d") do
+    if n > (math.maxinteger - 9) // 10 then return sign == "-" and math.mininteger or math.maxinteger end
+    n = n * 10 + tonumber(d)
+  end
+  return sign == "-" and -n or n
+end
 system("pushwoosh", {
-  detect = function(info) return info.pw_msg ~= nil or field(info, "aps", "pw_badge") ~= nil end,
+  detect = function(info) return info.pw_msg ~= nil end,
   media = function(info)
-    local url = text(info.attachment)
-    return url and { { url = url, identifier = "pushwoosh" } } or {}
+    local url = info.attachment
+    return type(url) == "string" and url ~= "" and { { url = url } } or {}
   end,
   badge = function(info)
     local raw = field(info, "aps", "pw_badge")
-    if math.type(raw) == "integer" then raw = tostring(raw) end
+    if math.type(raw) == "integer" then raw = tostring(raw)
+    elseif math.type(raw) == "float" then raw = string.format("%.17g", raw)
+    elseif type(raw) == "boolean" then raw = raw and "1" or "0" end
     if type(raw) ~= "string" then return nil end
-    local sign, digits = raw:match("^%s*([+-]?)(%d+)%s*$")
-    if not digits then return nil, "aps.pw_badge '" .. raw .. "' is not N, +N or -N" end
-    if #digits > 9 then return nil, "aps.pw_badge '" .. raw .. "' is too large" end
-    local n = math.tointeger(tonumber(digits))
-    if sign == "+" then return { increment = n } end
-    if sign == "-" then return { increment = -n } end
-    return { set = n }
+    local first = raw:sub(1, 1)
+    local sign = (first == "+" or first == "-") and first or ""
+    local amount = integerValue(sign ~= "" and raw:sub(2) or raw)
+    local note
+    if not raw:match("^%s*[+-]?%d+%s*$") then
+      note = "aps.pw_badge '" .. raw .. "' is not N, +N or -N; read as " .. sign .. amount .. ", as Pushwoosh's SDK reads it"
+    end
+    if sign == "+" then return { increment = amount }, note end
+    if sign == "-" then return { increment = -amount }, note end
+    return { set = math.max(amount, 0) }, note
   end,
 })
 
--- Batch: `com.batch.at` with `u` (the URL) and `t` (its type).
+-- Batch: `com.batch.at` with `u` (the URL) and `t` (its type, the attachment's type hint);
+-- Batch's RichNotificationHelper attaches nothing unless both are strings, under the
+-- identifier "batch_rich_attachment".
 system("batch", {
   detect = function(info) return isTable(info["com.batch"]) end,
   media = function(info)
-    local url = text(field(info, "com.batch", "at", "u"))
-    return url and { { url = url, identifier = "batch", kind = kindOf(field(info, "com.batch", "at", "t")) } } or {}
+    local at = field(info, "com.batch", "at")
+    if not isTable(at) then return {} end
+    if type(at.u) ~= "string" then return {} end
+    if type(at.t) ~= "string" then
+      return {}, "com.batch.at without its type (t): not attached, as Batch's extension does"
+    end
+    return { { url = at.u, identifier = "batch_rich_attachment", kind = kindOf(at.t) } }
   end,
 })
 
@@ -330,40 +471,61 @@ system("moengage", {
   end,
 })
 
--- Klaviyo: `body._k`; `rich-media` (with `rich-media-type`); `body.action_buttons`
--- `{id=, label=}` become the category `com.klaviyo.dynamic.<_k>`; `badge_config` and
--- `badge_value` count the badge.
+-- Klaviyo: a push is Klaviyo's when its `body` has `_k` (a JSON string in real payloads). As
+-- KlaviyoExtensionSDK does: `badge_config` and `badge_value` count the badge; the buttons of
+-- `body.action_buttons` (each with `id`, `label` and `action`: "open_app" without a `url`,
+-- "deep_link" with one) are registered, in order and opening the app, as the category
+-- "com.klaviyo.button.<request identifier>" with a custom dismiss action, unless the push
+-- names its own category; `rich-media` is attached (its identifier a new UUID).
+local klaviyoActions = { open_app = true, deep_link = true }
 system("klaviyo", {
-  detect = function(info) return text(field(info, "body", "_k")) ~= nil end,
+  detect = function(info) return isTable(info.body) and info.body._k ~= nil end,
   media = function(info)
-    local url = text(info["rich-media"])
-    return url and { { url = url, identifier = "klaviyo", kind = kindOf(info["rich-media-type"]) } } or {}
+    local url = info["rich-media"]
+    if type(url) ~= "string" then return {} end
+    local typ = info["rich-media-type"]
+    return { { url = url, kind = kindOf(type(typ) == "string" and typ or "jpg") } }
   end,
-  buttons = function(info)
-    local raw = field(info, "body", "action_buttons")
-    if not isTable(raw) then return nil end
-    local actions = {}
-    for _, b in ipairs(raw) do
-      if isTable(b) and text(b.id) and text(b.label) then
-        -- icon: an SF Symbol's name
-        actions[#actions + 1] = { identifier = b.id, title = b.label, options = { "foreground" }, icon = icon("system", b.icon) }
+  buttons = function(info, content, request)
+    if content.categoryIdentifier ~= "" then
+      return nil, "aps.category is set, so Klaviyo's SDK adds no buttons (it keeps '" .. content.categoryIdentifier .. "')"
+    end
+    local raw = info.body.action_buttons
+    if not isTable(raw) or #raw == 0 then return nil end
+    local actions, skipped = {}, {}
+    for i, b in ipairs(raw) do
+      if not isTable(b) or type(b.id) ~= "string" or type(b.label) ~= "string" or not klaviyoActions[b.action] then
+        skipped[#skipped + 1] = "button " .. i .. " lacks an id, a label or an action (open_app or deep_link)"
+      elseif b.action == "open_app" and type(b.url) == "string" then
+        skipped[#skipped + 1] = "button " .. i .. " (open_app) has a url"
+      elseif b.action == "deep_link" and not text(b.url) then
+        skipped[#skipped + 1] = "button " .. i .. " (deep_link) has no url"
+      else
+        actions[#actions + 1] = { identifier = b.id, title = b.label, options = { "foreground" } }
       end
     end
-    if #actions == 0 then return nil end
-    return { identifier = "com.klaviyo.dynamic." .. info.body._k, actions = reversedWhenTwo(actions) }
+    local why = #skipped > 0 and (table.concat(skipped, "; ") .. ": skipped, as Klaviyo's SDK does") or nil
+    if #actions == 0 then return nil, why end
+    local suffix = request and text(request.identifier)
+    if not suffix then return nil, "the request's identifier is needed to name Klaviyo's category" end
+    return { identifier = "com.klaviyo.button." .. suffix, actions = actions, options = { "customDismissAction" } }, why
   end,
   -- KlaviyoExtensionSDK's handleBadge: `badge_config` "increment_one" adds one to the stored
-  -- count; "set_count" and "set_property" set it to `badge_value`; any other value does nothing.
+  -- count; "set_count" and "set_property" set it to `badge_value` (a whole number), and clear
+  -- the badge and the stored count without one; any other value does nothing.
   badge = function(info)
     local config = info.badge_config
-    if config == nil then return nil end
+    if type(config) ~= "string" then return nil end
     if config == "increment_one" then return { increment = 1 } end
     if config == "set_count" or config == "set_property" then
-      local value = integer(info.badge_value)
-      if not value or value < 0 then return nil, "badge_config " .. config .. " without an integer badge_value >= 0" end
+      local value = wholeNumber(info.badge_value)
+      if not value then
+        return { clear = true }, "badge_config " .. config .. " without a whole-number badge_value: the badge is cleared, as Klaviyo's SDK does"
+      end
+      if value < 0 then return nil, "badge_config " .. config .. " with badge_value " .. value .. " < 0: left alone" end
       return { set = value }
     end
-    return nil, "badge_config '" .. tostring(config) .. "' is not increment_one, set_count or set_property"
+    return nil, "badge_config '" .. config .. "' is not increment_one, set_count or set_property: nothing done, as Klaviyo's SDK does"
   end,
 })
 
@@ -539,98 +701,38 @@ function providers.detect(userInfo)
   return nil
 end
 
---- The provider's media: a list of `{url=, identifier=, kind=, options=}` (empty when none).
+--- The provider's media: a list of `{url=, identifier=, kind=, options=}` (empty when none),
+--- and why there is none when the payload names media that is not attached.
 function providers.media(userInfo)
   local name = providers.detect(userInfo)
   if not name or not systems[name].media then return {} end
-  return (systems[name].media(userInfo))
+  local list, why = systems[name].media(userInfo)
+  return list, why
 end
 
 --- The category the provider's SDK would register for the payload, or nil (and why not).
-function providers.buttons(userInfo, categoryIdentifier)
+--- `requestIdentifier` names Klaviyo's category (`request.identifier`).
+function providers.buttons(userInfo, categoryIdentifier, requestIdentifier)
   local name = providers.detect(userInfo)
   if not name or not systems[name].buttons then return nil end
   local category = categoryIdentifier or text(field(userInfo, "aps", "category")) or ""
-  return systems[name].buttons(userInfo, { categoryIdentifier = category })
+  return systems[name].buttons(userInfo, { categoryIdentifier = category }, { identifier = requestIdentifier })
 end
 
---- The provider's badge rule: `{set=N}` or `{increment=N}`, or nil.
+--- The provider's badge rule: `{set=N}`, `{increment=N}` or `{clear=true}`, or nil (and why).
 function providers.badge(userInfo)
   local name = providers.detect(userInfo)
   if not name or not systems[name].badge then return nil end
   return systems[name].badge(userInfo)
 end
 
-local function applyMedia(sys, info, content, options)
-  if not sys.media then return end
-  local list, why = sys.media(info)
-  if why then log.info("%s: %s", sys.name, why) end
-  if #list == 0 then return end
-  local urls = {}
-  for i, m in ipairs(list) do urls[i] = m.url end
-  local downloadOptions = { timeout = options.timeout }
-  local files, errors = downloadAll(urls, downloadOptions)
-  for i, m in ipairs(list) do
-    local file = files[i]
-    if not file then
-      log.warn("%s: media %s not downloaded: %s", sys.name, m.url, tostring(errors[i]))
-    elseif m.only and kindOf(file.mime) ~= m.kind then
-      log.warn("%s: media %s is %s, not %s: not attached", sys.name, m.url, tostring(file.type), m.kind)
-    else
-      local attachOptions = { identifier = m.identifier }
-      for k, v in pairs(m.options or {}) do attachOptions[k] = v end
-      local attachment, err = content:attach(file, attachOptions)
-      if attachment then
-        log.debug("%s: attached %s (%s, %d bytes) as '%s'", sys.name, m.url, attachment.type, attachment.size, attachment.identifier)
-      else
-        log.warn("%s: media %s not attached: %s", sys.name, m.url, tostring(err))
-      end
-    end
-  end
-end
-
-local function applyButtons(sys, info, content)
-  if sys.category then
-    local id, problem = sys.category(info, content)
-    if problem then log.warn("%s: %s", sys.name, problem) end
-    if id and id ~= content.categoryIdentifier then
-      log.debug("%s: category %s", sys.name, id)
-      content.categoryIdentifier = id
-    end
-  end
-  if not sys.buttons then return end
-  local category, problem = sys.buttons(info, content)
-  if problem then log.info("%s: %s", sys.name, problem) end
-  if not category then return end
-  if category.reuse and categories.has(category.identifier) then
-    log.debug("%s: category %s already registered", sys.name, category.identifier)
-  else
-    category.reuse = nil
-    categories.register(category)
-    local titles = {}
-    for i, a in ipairs(category.actions) do titles[i] = a.title end
-    log.debug("%s: registered category %s: %s", sys.name, category.identifier, table.concat(titles, " | "))
-  end
-  content.categoryIdentifier = category.identifier
-end
-
-local function applyBadge(sys, info, content, options)
-  if not sys.badge then return end
-  local rule, problem = sys.badge(info)
-  if problem then log.warn("%s: %s", sys.name, problem) end
-  if not rule then return end
-  local key = options.badgeKey or "badge"
-  if rule.set then
-    store.set(key, rule.set)
-    if not rule.keep then content.badge = rule.set end
-    log.debug("%s: badge set to %d", sys.name, rule.set)
-  else
-    -- one atomic step, so that extensions sharing the store never lose a count
-    local count = store.increment(key, rule.increment, { min = 0 })
-    content.badge = count
-    log.debug("%s: badge %+d -> %d", sys.name, rule.increment, count)
-  end
-end
+-- The types and largest sizes UNNotificationAttachment takes (MB as 1,000,000 bytes), to know
+-- before attaching that every file of an all-or-nothing mutation will attach.
+local attachable = {
+  ["public.jpeg"] = 10e6, ["com.compuserve.gif"] = 10e6, ["public.png"] = 10e6,
+  ["com.microsoft.waveform-audio"] = 5e6, ["public.aiff-audio"] = 5e6, ["public.mp3"] = 5e6, ["public.mpeg-4-audio"] = 5e6,
+  ["public.mpeg"] = 50e6, ["public.mpeg-2-video"] = 50e6, ["public.mpeg-4"] = 50e6, ["public.avi"] = 50e6,
+}
 
 local function applyText(sys, info, content)
   if not sys.text then return end
@@ -640,6 +742,165 @@ local function applyText(sys, info, content)
     if t[f] then content[f] = t[f] end
   end
   log.debug("%s: text replaced", sys.name)
+end
+
+local function attach(sys, m, file, content)
+  local attachOptions = { identifier = m.identifier }
+  for k, v in pairs(m.options or {}) do attachOptions[k] = v end
+  local attachment, err = content:attach(file, attachOptions)
+  if attachment then
+    log.debug("%s: attached %s (%s, %d bytes) as '%s'", sys.name, m.url, attachment.type, attachment.size, attachment.identifier)
+  else
+    log.warn("%s: media %s not attached: %s", sys.name, m.url, tostring(err))
+  end
+  return attachment ~= nil
+end
+
+-- `whole`: the provider's SDK applies its mutation whole or not at all (Airship): the files are
+-- all downloaded and checked before any is attached, and the text (`withText`) is applied
+-- after them.
+local function applyMedia(sys, info, content, options, whole, withText)
+  if not sys.media then return end
+  local list, why = sys.media(info)
+  if why then log.info("%s: %s", sys.name, why) end
+  local urls = {}
+  for i, m in ipairs(list) do urls[i] = m.url end
+  local files, errors = {}, {}
+  if #urls > 0 then files, errors = downloadAll(urls, { timeout = options.timeout }) end
+  if whole then
+    local failed = false
+    for i, m in ipairs(list) do
+      local file = files[i]
+      if not file then
+        log.warn("%s: media %s not downloaded: %s", sys.name, m.url, tostring(errors[i]))
+        failed = true
+      elseif not attachable[file.type] or file.size > attachable[file.type] then
+        log.warn("%s: media %s (%s, %d bytes) cannot be attached", sys.name, m.url, tostring(file.type), file.size)
+        failed = true
+      end
+    end
+    if failed then
+      log.warn("%s: nothing of the media attachment applied (no media, no text), as its SDK does; options.partialMedia keeps what worked", sys.name)
+      return
+    end
+    for i, m in ipairs(list) do attach(sys, m, files[i], content) end
+    if withText then applyText(sys, info, content) end
+    return
+  end
+  for i, m in ipairs(list) do
+    local file = files[i]
+    if not file then
+      log.warn("%s: media %s not downloaded: %s", sys.name, m.url, tostring(errors[i]))
+    elseif m.only and kindOf(file.mime) ~= m.kind then
+      log.warn("%s: media %s is %s, not %s: not attached", sys.name, m.url, tostring(file.type), m.kind)
+    else
+      attach(sys, m, file, content)
+    end
+  end
+end
+
+local function applyButtons(sys, info, content, request)
+  if sys.category then
+    local id, problem = sys.category(info, content)
+    if problem then log.warn("%s: %s", sys.name, problem) end
+    if id and id ~= content.categoryIdentifier then
+      log.debug("%s: category %s", sys.name, id)
+      content.categoryIdentifier = id
+    end
+  end
+  if not sys.buttons then return end
+  local category, problem = sys.buttons(info, content, request)
+  if problem then log.info("%s: %s", sys.name, problem) end
+  if not category then return end
+  if category.reuse and categories.has(category.identifier) then
+    log.debug("%s: category %s already registered", sys.name, category.identifier)
+  else
+    category.reuse = nil
+    categories.register(category)
+    local titles = {}
+    for i, a in ipairs(category.actions) do titles[i] = a.title end
+    log.debug("%s: registered category %s: %s", sys.name, category.identifier, #titles > 0 and table.concat(titles, " | ") or "no buttons")
+  end
+  content.categoryIdentifier = category.identifier
+end
+
+-- The largest count a badge rule keeps (a 32-bit NSInteger's largest): a hostile payload's
+-- "+9999…" never leaves a count past it, or a float, in the store.
+local BADGE_MAX = 2147483647
+
+local function applyBadge(sys, info, content, options)
+  if not sys.badge then return end
+  local rule, problem = sys.badge(info)
+  if problem then log.warn("%s: %s", sys.name, problem) end
+  if not rule then return end
+  local key = options.badgeKey or "badge"
+  if rule.clear then
+    store.set(key, nil)
+    content.badge = nil
+    log.debug("%s: badge cleared", sys.name)
+  elseif rule.set then
+    local count = math.min(rule.set, BADGE_MAX)
+    store.set(key, count)
+    if not rule.keep then content.badge = count end
+    log.debug("%s: badge set to %d", sys.name, count)
+  else
+    -- one atomic step, so that extensions sharing the store never lose a count
+    local count = store.increment(key, rule.increment, { min = 0, max = BADGE_MAX })
+    content.badge = count
+    log.debug("%s: badge %+d -> %d", sys.name, rule.increment, count)
+  end
+end
+
+-- The receipts `apply` noted in this request, sent by `providers.afterDelivery` once the content
+-- has been delivered. The module's chunk runs again in every request, so this list is the
+-- request's own.
+local pending = {}
+
+local function sendReceipt(entry)
+  local receipt = entry.receipt
+  local status, answer = http.post(receipt.url, json.encode(receipt.body),
+    { method = receipt.method, headers = receipt.headers, timeout = entry.timeout })
+  if status == nil and answer:find("^not allowed: the host does not allow") then
+    log.debug("%s: delivery receipt not sent: %s", entry.name, answer)
+  elseif status == nil then
+    log.warn("%s: delivery receipt failed: %s", entry.name, answer)
+  elseif status >= 300 then
+    log.warn("%s: delivery receipt answered %d", entry.name, status)
+  else
+    log.debug("%s: delivery receipt sent (%d)", entry.name, status)
+  end
+end
+
+--- Sends the delivery receipts `apply` noted, after the content was delivered. Requiring the
+--- module makes it the script's `afterDelivery` when the script has none; `apply` calls it
+--- after the script's own `afterDelivery` when the script has one. Each receipt is sent once.
+function providers.afterDelivery(request, content)
+  if #pending == 0 then return end
+  local list = pending
+  pending = {}
+  for _, entry in ipairs(list) do
+    local ok, err = pcall(sendReceipt, entry)
+    if not ok then log.warn("%s: delivery receipt failed: %s", entry.name, tostring(err)) end
+  end
+end
+
+-- Makes sure the noted receipts are sent after delivery: `providers.afterDelivery` is the
+-- script's `afterDelivery` (a global of the request's environment, which this module shares),
+-- or runs after the script's own.
+local chained
+local function sendAfterDelivery()
+  local own = afterDelivery
+  if own == providers.afterDelivery or (chained and own == chained) then return end
+  if own == nil then
+    afterDelivery = providers.afterDelivery
+    return
+  end
+  chained = function(request, content)
+    local ok, err = pcall(own, request, content)
+    providers.afterDelivery(request, content)
+    if not ok then error(err, 0) end
+  end
+  afterDelivery = chained
 end
 
 local function applyReceipt(sys, info, content, options)
@@ -655,17 +916,9 @@ local function applyReceipt(sys, info, content, options)
     log.debug("%s: delivery receipt not sent: %s", sys.name, why)
     return
   end
-  local status, answer = http.post(receipt.url, json.encode(receipt.body),
-    { method = receipt.method, headers = receipt.headers, timeout = options.receiptTimeout or 3 })
-  if status == nil and answer:find("^not allowed: the host does not allow") then
-    log.debug("%s: delivery receipt not sent: %s", sys.name, answer)
-  elseif status == nil then
-    log.warn("%s: delivery receipt failed: %s", sys.name, answer)
-  elseif status >= 300 then
-    log.warn("%s: delivery receipt answered %d", sys.name, status)
-  else
-    log.debug("%s: delivery receipt sent (%d)", sys.name, status)
-  end
+  pending[#pending + 1] = { name = sys.name, receipt = receipt, timeout = options.receiptTimeout or 3 }
+  sendAfterDelivery()
+  log.debug("%s: delivery receipt to be sent after delivery", sys.name)
 end
 
 local function step(name, sys, f, ...)
@@ -684,15 +937,22 @@ function providers.apply(request, content, options)
   end
   local sys = systems[name]
   log.debug("providers: %s", name)
+  -- Airship's SDK applies its media and text whole, after the downloads, or not at all
+  local whole = sys.allOrNothing and not options.partialMedia
   -- quick parts first, so a deadline during a download keeps them
-  if options.text ~= false then step("text", sys, applyText, info, content) end
-  if options.buttons ~= false then step("buttons", sys, applyButtons, info, content) end
+  if options.text ~= false and not (whole and options.media ~= false) then step("text", sys, applyText, info, content) end
+  if options.buttons ~= false then step("buttons", sys, applyButtons, info, content, request) end
   if options.badge ~= false then step("badge", sys, applyBadge, info, content, options) end
-  if options.media ~= false then step("media", sys, applyMedia, info, content, options) end
-  -- last, so that a slow receipt server never holds the rest
+  -- with `whole`, the text comes with the media
+  if options.media ~= false then step("media", sys, applyMedia, info, content, options, whole, options.text ~= false) end
+  -- noted now, sent after delivery
   step("receipt", sys, applyReceipt, info, content, options)
   return name
 end
+
+-- A script that defines no `afterDelivery` gets this module's: the host knows a script's
+-- handlers once its chunk has run, which is when a `require` at the script's top runs this.
+if afterDelivery == nil then afterDelivery = providers.afterDelivery end
 
 --- The names `detect` can return, in the order they are tried.
 function providers.names()
@@ -702,5 +962,3 @@ function providers.names()
 end
 
 return providers
-"""#
-}
