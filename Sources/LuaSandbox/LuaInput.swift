@@ -31,6 +31,9 @@ public enum LuaInput: LuaTableValue {
     /// A table the script gets as a copy it may change, whose metatable is locked so that
     /// `setmetatable` refuses it.
     case lockedCopy(LuaTable<LuaInput>)
+    /// A value written part by part with a ``LuaValueWriter`` (one value): what a host with
+    /// values of its own (JSON) hands over without making a tree of these first.
+    case encoded(LuaValueWriter)
 
     /// A value Lua gave, sent back: the values only Lua holds (a host object, a script's
     /// function, a cycle, a table nested too deep) become `nil`.

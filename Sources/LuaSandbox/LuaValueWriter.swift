@@ -14,10 +14,12 @@ import CLuaShims
 ///     writer.write(string: "Big news")
 /// }
 /// ```
-public struct LuaValueWriter {
+public struct LuaValueWriter: Sendable, Hashable {
     var bytes: [UInt8] = []
 
-    init(capacity: Int = 512) {
+    /// An empty writer with room for `capacity` bytes, for a value to hand over whole
+    /// (``LuaInput/encoded(_:)``).
+    public init(capacity: Int = 512) {
         bytes.reserveCapacity(capacity)
     }
 
@@ -65,6 +67,28 @@ public struct LuaValueWriter {
     public mutating func beginTable(count: Int) {
         tag(PSS_TAG_TABLE)
         raw(UInt32(count))
+    }
+
+    /// Begins a list whose count is given when it is whole (``setCount(_:at:)`` with the place
+    /// returned), for a writer that learns the count as it writes.
+    public mutating func beginArray() -> Int {
+        tag(PSS_TAG_ARRAY)
+        let place = bytes.count
+        raw(UInt32(0))
+        return place
+    }
+
+    /// Begins a table of pairs whose count is given when it is whole, as ``beginArray()``.
+    public mutating func beginTable() -> Int {
+        tag(PSS_TAG_TABLE)
+        let place = bytes.count
+        raw(UInt32(0))
+        return place
+    }
+
+    /// Writes the count of the list or table begun at `place`.
+    public mutating func setCount(_ count: Int, at place: Int) {
+        withUnsafeBytes(of: UInt32(count)) { bytes.replaceSubrange(place..<place + 4, with: $0) }
     }
 
     /// Writes a tag byte.

@@ -73,22 +73,16 @@ public struct DeliveryResult: Sendable {
     public var logs: [LogEntry]
     /// Time and memory.
     public var stats: Stats
-    /// The identifiers of the categories the request registered, in order.
-    public var registeredCategories: [String]
-    /// The categories the request registered, whole (actions with titles, options, icons,
-    /// text input), in order.
-    public var categories: [NotificationCategory]
-    /// The posts `http.post` made, in order (those of `afterDelivery` last, marked
-    /// ``PostRecord/after``).
-    public var posts: [PostRecord]
+    /// What the script API's modules recorded for the result (posts, registered categories),
+    /// each written by its module in its place; see ``posts``, ``categories``.
+    package var parts = ResultParts()
     /// The script that answered; nil when none ran (no script, or one that could not be read).
     public var script: ScriptIdentity?
 
-    /// A result.
+    /// A result; the modules' parts (``posts``, ``categories``) empty.
     public init(
         outcome: Outcome, reason: Reason?, suppressed: Bool = false, content: NotificationContent,
-        logs: [LogEntry] = [], stats: Stats, registeredCategories: [String] = [], categories: [NotificationCategory] = [],
-        posts: [PostRecord] = [], script: ScriptIdentity? = nil
+        logs: [LogEntry] = [], stats: Stats, script: ScriptIdentity? = nil
     ) {
         self.outcome = outcome
         self.reason = reason
@@ -96,9 +90,6 @@ public struct DeliveryResult: Sendable {
         self.content = content
         self.logs = logs
         self.stats = stats
-        self.registeredCategories = registeredCategories
-        self.categories = categories
-        self.posts = posts
         self.script = script
     }
 }

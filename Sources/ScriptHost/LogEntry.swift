@@ -1,7 +1,7 @@
 import NotificationModel
 
 /// One entry of a request's log.
-public struct LogEntry: Sendable, Hashable {
+public struct LogEntry: Sendable, Hashable, JSONWritable {
     /// How important it is.
     public enum Level: String, Sendable, Hashable, CaseIterable {
         /// Details.
@@ -28,11 +28,19 @@ public struct LogEntry: Sendable, Hashable {
         self.source = source
     }
 
-    /// The entry as the result writes it.
-    public var jsonValue: JSONValue {
-        var object: [String: JSONValue] = ["level": .string(level.rawValue), "message": .string(message)]
-        if let source { object["source"] = .string(source) }
-        return .object(object)
+    /// Writes the entry as the result holds it: `{level, message, source}`, `source` only when
+    /// set.
+    public func write(into sink: inout some JSONSink) {
+        sink.beginObject()
+        sink.key("level")
+        sink.write(string: level.rawValue)
+        sink.key("message")
+        sink.write(string: message)
+        if let source {
+            sink.key("source")
+            sink.write(string: source)
+        }
+        sink.endObject()
     }
 }
 

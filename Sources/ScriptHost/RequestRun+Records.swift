@@ -13,52 +13,18 @@ extension RequestRun {
         case phaseOver
     }
 
-    /// The refusal when `bytes` more do not fit in the record budget beside what is recorded.
-    private func overBudget(_ s: State, adding bytes: Int, what: String) -> String? {
-        let budget = limits.recordBytes
-        guard s.recordedBytes + bytes > budget else { return nil }
-        return "too much recorded: \(what) would take this request past the \(DeliveryResult.Reason.mib(budget)) its result may record (a quarter of its memory limit) for posts, categories and attachments; it was refused"
-    }
-
-    /// Records a post made in `phase` (one made after delivery is marked so), within the record
-    /// budget.
-    func recordPost(_ record: PostRecord, in phase: RequestPhase) -> Recording {
+    /// Records into the result part `kind` in `phase`, within the record budget: `body`
+    /// changes the part and takes what it adds from the budget. Nothing is recorded when the
+    /// phase is over.
+    func record<Part: ResultPart>(_ kind: Part.Type, in phase: RequestPhase, _ body: (inout Part, inout RecordBudget) -> Recording) -> Recording {
         state.withLock { s in
             guard s.phase == phase else { return .phaseOver }
-            let size = record.recordedBytes
-            if let refusal = overBudget(s, adding: size, what: "the post") { return .refused(refusal) }
-            var record = record
-            record.after = phase == .afterDelivery
-            s.posts.append(record)
-            s.recordedBytes += size
-            return .recorded
-        }
-    }
-
-    /// Records a category registered in `phase`, `bytes` large (as the script gave it): one
-    /// entry per identifier, the last registration replacing an earlier one in place, within
-    /// the record budget.
-    func recordCategory(_ category: NotificationCategory, bytes: Int, in phase: RequestPhase) -> Recording {
-        state.withLock { s in
-            guard s.phase == phase, phase != .afterDelivery else { return .phaseOver }
-            if let index = s.categoryIndex[category.identifier] {
-                let old = s.categorySizes[index]
-                s.recordedBytes -= old
-                if let refusal = overBudget(s, adding: bytes, what: "registering '\(category.identifier)' again") {
-                    s.recordedBytes += old
-                    return .refused(refusal)
-                }
-                s.categories[index] = category
-                s.categorySizes[index] = bytes
-            } else {
-                if let refusal = overBudget(s, adding: bytes, what: "registering '\(category.identifier)'") { return .refused(refusal) }
-                s.categoryIndex[category.identifier] = s.categories.count
-                s.registeredCategories.append(category.identifier)
-                s.categories.append(category)
-                s.categorySizes.append(bytes)
-            }
-            s.recordedBytes += bytes
-            return .recorded
+            var budget = RecordBudget(limit: limits.recordBytes, used: s.recordedBytes)
+            var part = s.parts[kind]
+            let recording = body(&part, &budget)
+            s.parts[kind] = part
+            s.recordedBytes = budget.used
+            return recording
         }
     }
 
@@ -67,9 +33,10 @@ extension RequestRun {
         let size = attachment.jsonValue.compactByteCount ?? limits.recordBytes
         return state.withLock { s in
             guard s.phase == phase, phase != .afterDelivery else { return .phaseOver }
-            if let refusal = overBudget(s, adding: size, what: "the attachment") { return .refused(refusal) }
+            var budget = RecordBudget(limit: limits.recordBytes, used: s.recordedBytes)
+            if let refusal = budget.take(size, for: "the attachment") { return .refused(refusal) }
             s.content.attach(attachment)
-            s.recordedBytes += size
+            s.recordedBytes = budget.used
             return .recorded
         }
     }
@@ -85,5 +52,29 @@ extension RequestRun {
             s.content.removeAllAttachments()
             return true
         }
+    }
+}
+
+/// What a request may still record for its result beside its content and log (its
+/// ``ScriptLimits/recordBytes``), as a module recording into its part sees it.
+struct RecordBudget {
+    /// The budget.
+    let limit: Int
+    /// What is recorded already.
+    private(set) var used: Int
+
+    init(limit: Int, used: Int) {
+        self.limit = limit
+        self.used = used
+    }
+
+    /// Takes `bytes` for `what` in place of `freeing` bytes recorded before; nil when they fit,
+    /// else the refusal, in one line, with nothing taken.
+    mutating func take(_ bytes: Int, for what: String, freeing: Int = 0) -> String? {
+        guard used - freeing + bytes > limit else {
+            used += bytes - freeing
+            return nil
+        }
+        return "too much recorded: \(what) would take this request past the \(DeliveryResult.Reason.mib(limit)) its result may record (a quarter of its memory limit) for posts, categories and attachments; it was refused"
     }
 }

@@ -47,14 +47,8 @@ final class RequestRun: Sendable {
         var phase = RequestPhase.didReceive
         /// Where the request's job is, for the host when it gives the job up.
         var stage = DeliveryPlan.Stage.waiting
-        var registeredCategories: [String] = []
-        /// The categories the request registered, whole, in order, one per identifier.
-        var categories: [NotificationCategory] = []
-        /// The bytes each of ``categories`` counts for in the record budget.
-        var categorySizes: [Int] = []
-        /// Where each identifier is in ``categories``.
-        var categoryIndex: [String: Int] = [:]
-        var posts: [PostRecord] = []
+        /// What the modules recorded for the result (posts, categories).
+        var parts = ResultParts()
         /// The bytes the posts, categories and attachments hold, against ``ScriptLimits/recordBytes``.
         var recordedBytes = 0
         /// The script that answers the request, once it is known.

@@ -41,7 +41,7 @@ extension ScriptHost {
         let state = run.sealAfterDelivery()
         var result = delivered
         result.logs = state.log.final
-        result.posts = state.posts
+        result.parts = state.parts
         let total = after.cost + cost
         result.stats.cpuMs = total.cpu.milliseconds
         result.stats.memoryPeakBytes = total.peak

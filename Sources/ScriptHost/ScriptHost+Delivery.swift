@@ -153,12 +153,13 @@ extension ScriptHost {
         removeUnattachedFiles(run, keeping: content)
         let wallMs = (Deadline.now().nanoseconds - run.started.nanoseconds).millisecondsFromNanoseconds
         let deliveredMs = state.deliveredAt.map { ($0.nanoseconds - run.started.nanoseconds).millisecondsFromNanoseconds } ?? wallMs
-        return DeliveryResult(
+        var result = DeliveryResult(
             outcome: outcome, reason: reason, suppressed: original ? false : state.suppressed, content: content,
             logs: state.log.final,
             stats: .init(cpuMs: cost.cpu.milliseconds, wallMs: wallMs, deliveredMs: deliveredMs, memoryPeakBytes: cost.peak),
-            registeredCategories: state.registeredCategories, categories: state.categories, posts: state.posts,
             script: state.script)
+        result.parts = state.parts
+        return result
     }
 
     /// Removes the files of the request's folder that were not attached, and the folder when

@@ -8,41 +8,21 @@ struct ConversionError: Error {
 
 /// Lua values and JSON values, both ways.
 enum ValueConversion {
-    /// JSON to Lua: objects and arrays become tables (an empty array stays an array when it
-    /// comes back), null becomes `json.null`, integers stay integers.
+    /// JSON to Lua, as ``LuaJSONSink`` writes it: objects and arrays become tables (an empty
+    /// array stays an array when it comes back), null becomes `json.null`, integers stay
+    /// integers.
     static func lua(_ value: JSONValue) -> LuaInput {
-        switch value {
-        case .null: return .null
-        case .bool(let b): return .boolean(b)
-        case .integer(let i): return .integer(i)
-        case .number(let d): return .number(d)
-        case .string(let s): return .text(s)
-        case .array(let a): return .table(LuaTable(array: a.map(lua)))
-        case .object(let o): return .table(LuaTable(pairs: o.map { LuaTablePair(key: .text($0.key), value: lua($0.value)) }))
-        }
+        var writer = LuaValueWriter(capacity: 64)
+        LuaJSONSink.write(value, into: &writer)
+        return .encoded(writer)
     }
 
-    /// JSON object to a Lua table.
-    static func lua(_ object: [String: JSONValue]) -> LuaInput { lua(.object(object)) }
-
-    /// Writes JSON as a Lua value, as ``lua(_:)-(JSONValue)`` makes it, without making it.
-    static func write(_ value: JSONValue, into writer: inout LuaValueWriter) {
-        switch value {
-        case .null: writer.writeNull()
-        case .bool(let b): writer.write(boolean: b)
-        case .integer(let i): writer.write(integer: i)
-        case .number(let d): writer.write(number: d)
-        case .string(let s): writer.write(string: s)
-        case .array(let a):
-            writer.beginArray(count: a.count)
-            for element in a { write(element, into: &writer) }
-        case .object(let o):
-            writer.beginTable(count: o.count)
-            for (key, member) in o {
-                writer.write(string: key)
-                write(member, into: &writer)
-            }
-        }
+    /// A value that writes itself as JSON (an attachment, a category), to Lua as
+    /// ``lua(_:)-(JSONValue)`` has it, without making its ``JSONValue`` first.
+    static func lua(_ value: some JSONWritable) -> LuaInput {
+        var sink = LuaJSONSink(writer: LuaValueWriter(capacity: 256))
+        value.write(into: &sink)
+        return .encoded(sink.writer)
     }
 
     /// Lua to JSON, naming the path of what does not fit (`userInfo.x is a function`). An

@@ -11,7 +11,7 @@ struct CategoriesModule: ScriptModule {
         }
         host.function("get", in: "categories") { binding, call in
             Arguments.text(call, 0, "get").then { id in
-                .values([host.app.categories.read(report: binding.hostWarnings) { $0.get(id) }.map { ValueConversion.lua($0.jsonValue) } ?? .nil])
+                .values([host.app.categories.read(report: binding.hostWarnings) { $0.get(id) }.map(ValueConversion.lua) ?? .nil])
             }
         }
         host.function("list", in: "categories") { binding, _ in
@@ -38,7 +38,10 @@ struct CategoriesModule: ScriptModule {
             // whole, the app's categories unchanged. Its size as the result writes it: what the
             // script gave, and the fields the result adds to the category and each action.
             let recorded = size + 256 + 64 * category.actions.count
-            switch binding.run.recordCategory(category, bytes: recorded, in: binding.phase) {
+            let recording = binding.run.record(RegisteredCategories.self, in: binding.phase) { part, budget in
+                part.register(category, bytes: recorded, within: &budget)
+            }
+            switch recording {
             case .recorded: break
             case .refused(let message): return .error("categories.register: \(message)")
             case .phaseOver: return .kill(.time)

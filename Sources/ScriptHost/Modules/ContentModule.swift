@@ -67,10 +67,12 @@ final class ContentModule: ScriptModule {
         }
         if let method = methodIDs[key] { return .values([.function(method)]) }
         guard let field = ContentField(rawValue: key) else { return .error("content has no field '\(key)'") }
-        guard let value = binding.run.read({ $0.value(of: field) }).map(ValueConversion.lua) else { return .values([.nil]) }
         // attachments: a copy, so changing it changes nothing, and its metatable is locked
-        if field == .attachments, case .table(let list) = value { return .values([.lockedCopy(list)]) }
-        return .values([value])
+        if field == .attachments {
+            return .values([.lockedCopy(LuaTable(array: binding.run.read { $0.attachments }.map(ValueConversion.lua)))])
+        }
+        guard let value = binding.run.read({ $0.value(of: field) }) else { return .values([.nil]) }
+        return .values([ValueConversion.lua(value)])
     }
 
     /// What a write to `content` in `afterDelivery` raises.
@@ -141,7 +143,7 @@ final class ContentModule: ScriptModule {
         let sandbox = host.sandbox
         guard let contentClass, let object = sandbox.makeObject(of: contentClass, id: 1) else { return nil }
         let userInfo = run.read { $0.userInfo }
-        guard sandbox.setSlot(0, of: object, writing: { ValueConversion.write(.object(userInfo), into: &$0) }) else {
+        guard sandbox.setSlot(0, of: object, writing: { LuaJSONSink.write(.object(userInfo), into: &$0) }) else {
             sandbox.release(object)
             return nil
         }

@@ -52,7 +52,7 @@ extension DownloadModule {
             return .values([.nil, .text(error.message)])
         }
         switch run.recordAttachment(attachment, in: binding.phase) {
-        case .recorded: return .values([ValueConversion.lua(attachment.jsonValue)])
+        case .recorded: return .values([ValueConversion.lua(attachment)])
         case .refused(let message): return .values([.nil, .text(message)])
         case .phaseOver: return .kill(.time)
         }

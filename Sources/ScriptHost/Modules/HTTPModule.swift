@@ -43,8 +43,13 @@ struct HTTPModule: ScriptModule {
         }
         let record = PostRecord(
             url: url.absoluteString, body: String(decoding: body, as: UTF8.self), contentType: options.contentType,
-            method: options.method, headers: options.headers)
-        switch run.recordPost(record, in: binding.phase) {
+            method: options.method, headers: options.headers, after: binding.phase == .afterDelivery)
+        let recording = run.record(PostRecords.self, in: binding.phase) { posts, budget in
+            if let refusal = budget.take(record.recordedBytes, for: "the post") { return .refused(refusal) }
+            posts.records.append(record)
+            return .recorded
+        }
+        switch recording {
         case .recorded: break
         case .refused(let message): return .values([.nil, .text(message)])
         case .phaseOver: return .kill(.time)
