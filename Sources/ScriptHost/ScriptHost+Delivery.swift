@@ -72,9 +72,6 @@ extension ScriptHost {
             script = found
         }
         run.answered(by: script)
-        guard script.source.count <= Script.maximumSize else {
-            return (finish(run, .init(kind: .load, message: ScriptCompiler.tooLargeMessage(script.name, bytes: script.source.count)), original: true), nil)
-        }
         let pool = services.executor.pool
         guard !pool.isHeldByStuckJobs else {
             return (finish(run, .init(kind: .time, message: Self.heldMessage(pool)), original: true), nil)
