@@ -17,8 +17,6 @@ public struct HostConfiguration: Sendable {
     public var allowHTTPHosts: Set<String>
     /// Hosts `http.post` may post to (`--allow-post`); none by default.
     public var allowPostHosts: Set<String>
-    /// URLs answered from files instead of the network (`--media URL=FILE`).
-    public var media: [String: MediaAnswer]
     /// Folders `require "name"` searches for `name.lua` after the script's own folder
     /// (`--lib DIR`), in order.
     public var libraryDirectories: [URL]
@@ -30,13 +28,13 @@ public struct HostConfiguration: Sendable {
     /// the attached files stay, and from then on they are the caller's to remove
     /// (``DeliveryResult/attachmentFiles``, ``DeliveryResult/removeAttachmentFiles()``).
     public var attachmentDirectory: URL
-    /// When true, URLs that ``media`` and a request's media do not list fail with `network`
-    /// instead of going to the network (fixtures, `--offline`).
+    /// When true, downloads and posts fail with `network` instead of going to the network,
+    /// unless answers given in its place cover them (fixtures, `--media`, `--offline`).
     public var offline: Bool
     /// The media directory (`--media-dir`): files the app ships or keeps for its scripts,
     /// which `content:attach{path = …}` may attach (a relative path is taken inside it), as
     /// an extension reads files of its bundle or App Group. Nil for none: then `{path = …}`
-    /// names only files of this request's downloads and of media answers.
+    /// names only files of this request's downloads and of answers given in place of the network.
     public var mediaDirectory: URL?
     /// The cryptography of `crypto.*` (AES-GCM and ChaCha20-Poly1305 decryption, SHA-256,
     /// HMAC-SHA256): the platform's own (OpenSSL's libcrypto on Linux, CryptoKit on Apple
@@ -49,7 +47,7 @@ public struct HostConfiguration: Sendable {
         limits: ScriptLimits = .default, locales: [String] = ["en"], strings: [String: String] = [:],
         categories: [NotificationCategory] = [], keys: [String: [UInt8]] = [:], allowHTTPHosts: Set<String> = [],
         allowPostHosts: Set<String> = [],
-        media: [String: MediaAnswer] = [:], libraryDirectories: [URL] = [], stateDirectory: URL? = nil,
+        libraryDirectories: [URL] = [], stateDirectory: URL? = nil,
         attachmentDirectory: URL = HostConfiguration.defaultAttachmentDirectory, offline: Bool = false,
         mediaDirectory: URL? = nil
     ) {
@@ -60,7 +58,6 @@ public struct HostConfiguration: Sendable {
         self.keys = keys
         self.allowHTTPHosts = allowHTTPHosts
         self.allowPostHosts = allowPostHosts
-        self.media = media
         self.libraryDirectories = libraryDirectories
         self.stateDirectory = stateDirectory
         self.attachmentDirectory = attachmentDirectory

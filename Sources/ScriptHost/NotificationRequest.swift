@@ -1,7 +1,8 @@
 import Foundation
 import NotificationModel
 
-/// One push to deliver: its payload and what the device and the fixture say about it.
+/// One push to deliver: its payload and what the device and the fixture say about it (a
+/// fixture's answers for downloads and posts travel beside it, as ``RequestAnswers``).
 public struct NotificationRequest: Sendable {
     /// The validated payload.
     public var payload: Payload
@@ -22,10 +23,6 @@ public struct NotificationRequest: Sendable {
     public var categories: [NotificationCategory]
     /// Keys for `keys.get` added for this request (a fixture's `keys`).
     public var keys: [String: [UInt8]]
-    /// Answers for downloads added for this request (a fixture's `media`).
-    public var media: [String: MediaAnswer]
-    /// Answers for `http.post` by URL (a fixture's `http`).
-    public var http: [String: PostAnswer]
     /// Hosts `http.post` may post to in this request, besides the host's (a fixture's `allowPost`).
     public var allowPostHosts: Set<String>
     /// Hosts this request may also reach over plain `http` (a fixture's `allowHttp`).
@@ -46,7 +43,7 @@ public struct NotificationRequest: Sendable {
     public init(
         payload: Payload, app: String? = nil, identifier: String? = nil, locales: [String]? = nil,
         limits: ScriptLimits? = nil, categories: [NotificationCategory] = [], keys: [String: [UInt8]] = [:],
-        media: [String: MediaAnswer] = [:], http: [String: PostAnswer] = [:], allowPostHosts: Set<String> = [],
+        allowPostHosts: Set<String> = [],
         expiry: Duration? = nil
     ) {
         self.payload = payload
@@ -56,8 +53,6 @@ public struct NotificationRequest: Sendable {
         self.limits = limits
         self.categories = categories
         self.keys = keys
-        self.media = media
-        self.http = http
         self.allowPostHosts = allowPostHosts
         self.expiry = expiry
     }

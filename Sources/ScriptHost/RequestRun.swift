@@ -25,11 +25,11 @@ final class RequestRun: Sendable {
     /// The content before the script ran (after localized alert keys were resolved).
     let original: NotificationContent
     let keys: [String: [UInt8]]
-    let media: [String: MediaAnswer]
+    /// What answers the request's downloads and posts ahead of the host's network, if given.
+    let answers: RequestAnswers?
     /// Hosts that may be reached over plain `http`: the host's and the request's.
     let allowHTTPHosts: Set<String>
-    /// Answers for posts, and where posts may go.
-    let http: [String: PostAnswer]
+    /// Where posts may go.
     let postPolicy: PostPolicy
     /// The media directory `content:attach{path = …}` reads: the request's, else the host's.
     let mediaDirectory: URL?
@@ -73,8 +73,8 @@ final class RequestRun: Sendable {
 
     init(
         identifier: String, app: String?, locales: [String], limits: ScriptLimits, content: NotificationContent,
-        keys: [String: [UInt8]], media: [String: MediaAnswer], attachmentRoot: URL, allowHTTPHosts: Set<String> = [],
-        http: [String: PostAnswer] = [:], allowPostHosts: Set<String> = [], mediaDirectory: URL? = nil,
+        keys: [String: [UInt8]], answers: RequestAnswers? = nil, attachmentRoot: URL, allowHTTPHosts: Set<String> = [],
+        allowPostHosts: Set<String> = [], mediaDirectory: URL? = nil,
         expiry: Duration? = nil
     ) {
         self.identifier = identifier
@@ -89,10 +89,9 @@ final class RequestRun: Sendable {
         self.deadline = expiry.map { min(started.advanced(by: max($0, .zero)), hostDeadline) } ?? hostDeadline
         self.original = content
         self.keys = keys
-        self.media = media
+        self.answers = answers
         self.allowHTTPHosts = allowHTTPHosts
         self.attachmentRoot = attachmentRoot
-        self.http = http
         self.postPolicy = PostPolicy(allowedHosts: allowPostHosts)
         self.mediaDirectory = mediaDirectory
         self.state = Mutex(State(content: content))

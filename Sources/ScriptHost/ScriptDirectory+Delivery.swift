@@ -5,6 +5,6 @@ extension ScriptHost {
     /// request's deadline; task cancellation expires the request, as with
     /// ``deliver(_:script:)``.
     public func deliver(_ request: NotificationRequest, from directory: ScriptDirectory) async -> DeliveryResult {
-        await deliver(request, .directory(directory))
+        await deliver(request, .directory(directory), answers: nil)
     }
 }

@@ -15,12 +15,18 @@ extension ScriptHost {
     /// ``DeliverySession/expire()`` does: the script is stopped and the best attempt returned.
     /// ``start(_:script:)`` gives the content as soon as it is handed over instead.
     public func deliver(_ request: NotificationRequest, script lookup: ScriptLookup) async -> DeliveryResult {
-        await deliver(request, .lookup(lookup))
+        await deliver(request, .lookup(lookup), answers: nil)
+    }
+
+    /// ``deliver(_:script:)`` with `answers` for the request's downloads and posts ahead of the
+    /// host's own and the network (a fixture's `media` and `http`, `--http-map`).
+    package func deliver(_ request: NotificationRequest, script lookup: ScriptLookup, answers: RequestAnswers?) async -> DeliveryResult {
+        await deliver(request, .lookup(lookup), answers: answers)
     }
 
     /// Runs a request in the awaiting task, expiring it when that task is cancelled.
-    func deliver(_ request: NotificationRequest, _ source: ScriptSource) async -> DeliveryResult {
-        let session = makeSession(request)
+    func deliver(_ request: NotificationRequest, _ source: ScriptSource, answers: RequestAnswers?) async -> DeliveryResult {
+        let session = makeSession(request, answers: answers)
         return await withTaskCancellationHandler {
             await perform(session, request, source)
             return await session.finished()
@@ -30,8 +36,8 @@ extension ScriptHost {
     }
 
     /// A session for `request`, not started.
-    func makeSession(_ request: NotificationRequest) -> DeliverySession {
-        DeliverySession(run: makeRun(request))
+    func makeSession(_ request: NotificationRequest, answers: RequestAnswers? = nil) -> DeliverySession {
+        DeliverySession(run: makeRun(request, answers: answers))
     }
 
     /// Runs the session's request to its end: finds its script, runs it as one job on one Lua
@@ -117,7 +123,7 @@ extension ScriptHost {
         "the script was not run: all \(pool.maxThreads) Lua threads are held by scripts that did not stop at their deadlines"
     }
 
-    func makeRun(_ request: NotificationRequest) -> RequestRun {
+    func makeRun(_ request: NotificationRequest, answers: RequestAnswers? = nil) -> RequestRun {
         let configuration = self.configuration
         var content = NotificationContent(payload: request.payload)
         let strings = request.strings ?? configuration.strings
@@ -128,10 +134,10 @@ extension ScriptHost {
             locales: request.locales ?? configuration.locales,
             limits: request.limits ?? configuration.limits, content: content,
             keys: configuration.keys.merging(request.keys) { $1 },
-            media: configuration.media.merging(request.media) { $1 },
+            answers: answers,
             attachmentRoot: configuration.attachmentDirectory,
             allowHTTPHosts: request.httpHosts(host: configuration.allowHTTPHosts),
-            http: request.http, allowPostHosts: request.postHosts(host: configuration.allowPostHosts),
+            allowPostHosts: request.postHosts(host: configuration.allowPostHosts),
             mediaDirectory: request.mediaDirectory ?? configuration.mediaDirectory,
             expiry: request.expiry)
         for warning in request.payload.warnings { run.log(.warn, warning, host: true) }

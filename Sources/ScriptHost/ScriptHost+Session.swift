@@ -16,17 +16,23 @@ extension ScriptHost {
     /// handed over, ``DeliverySession/finished()`` the whole result after `afterDelivery`,
     /// and ``DeliverySession/expire()`` says the system's time ran out.
     public func start(_ request: NotificationRequest, script lookup: ScriptLookup) -> DeliverySession {
-        start(request, .lookup(lookup))
+        start(request, .lookup(lookup), answers: nil)
+    }
+
+    /// ``start(_:script:)`` with `answers` for the request's downloads and posts ahead of the
+    /// host's own and the network.
+    package func start(_ request: NotificationRequest, script lookup: ScriptLookup, answers: RequestAnswers?) -> DeliverySession {
+        start(request, .lookup(lookup), answers: answers)
     }
 
     /// Starts delivering `request` with the script `directory` has in service for the
     /// request's app (``NotificationRequest/resolvedApp``), as ``start(_:script:)`` does.
     public func start(_ request: NotificationRequest, from directory: ScriptDirectory) -> DeliverySession {
-        start(request, .directory(directory))
+        start(request, .directory(directory), answers: nil)
     }
 
-    private func start(_ request: NotificationRequest, _ source: ScriptSource) -> DeliverySession {
-        let session = makeSession(request)
+    private func start(_ request: NotificationRequest, _ source: ScriptSource, answers: RequestAnswers?) -> DeliverySession {
+        let session = makeSession(request, answers: answers)
         Task { await perform(session, request, source) }
         return session
     }

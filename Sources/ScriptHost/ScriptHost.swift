@@ -1,5 +1,6 @@
 import Foundation
 import LuaSandbox
+import MediaDownloader
 import NotificationModel
 import Synchronization
 
@@ -18,12 +19,17 @@ public final class ScriptHost: Sendable {
 
     /// A host.
     public convenience init(configuration: HostConfiguration = HostConfiguration()) {
-        self.init(configuration: configuration, executor: SandboxExecutor())
+        self.init(configuration: configuration, executor: SandboxExecutor(), answers: nil, network: nil)
     }
 
-    /// A host whose scripts run on the Lua threads of `executor`.
-    package init(configuration: HostConfiguration, executor: SandboxExecutor) {
-        services = HostServices(configuration: configuration, executor: executor)
+    /// A host whose scripts run on the Lua threads of `executor`; `answers` answer the
+    /// downloads and posts of all its requests ahead of the network (`--media`), and `network`
+    /// is the network in place of `URLSession` (a test's server on 127.0.0.1).
+    package init(
+        configuration: HostConfiguration, executor: SandboxExecutor = SandboxExecutor(), answers: RequestAnswers? = nil,
+        network: (any Transport)? = nil
+    ) {
+        services = HostServices(configuration: configuration, executor: executor, answers: answers, network: network)
     }
 
     /// The executor for a task that delivers one request after another (a server's loop): a

@@ -165,12 +165,12 @@ public struct FixtureRunner: Sendable {
         }
         var request = NotificationRequest(
             payload: payload, app: fixture.app, identifier: fixture.identifier, locales: fixture.locales, limits: fixture.limits,
-            categories: fixture.categories, keys: fixture.keys, media: fixture.media,
-            http: fixture.http, allowPostHosts: fixture.allowPost, expiry: fixture.expiry)
+            categories: fixture.categories, keys: fixture.keys, allowPostHosts: fixture.allowPost, expiry: fixture.expiry)
         request.allowHTTPHosts = fixture.allowHTTPHosts
         request.strings = fixture.strings
-        if let installed { return .delivered(await host.deliver(request, from: installed, baseline: .script(script))) }
-        return .delivered(await host.deliver(request, script: .script(script)))
+        let answers = FixtureAnswers(media: fixture.media, http: fixture.http).requestAnswers
+        if let installed { return .delivered(await host.deliver(request, from: installed, baseline: .script(script), answers: answers)) }
+        return .delivered(await host.deliver(request, script: .script(script), answers: answers))
     }
 }
 

@@ -120,14 +120,14 @@ extension DownloadModule {
         }
     }
 
-    /// The file when the script may attach it: a download of this request or a file that a
-    /// media answer names (files of the media directory are opened by ``MediaDirectoryFile``).
+    /// The file when the script may attach it: a download of this request or a file that an
+    /// answer given in place of the network names (files of the media directory are opened by
+    /// ``MediaDirectoryFile``).
     private func readableFile(_ url: URL, run: RequestRun) -> URL? {
         let path = url.resolvingSymlinksInPath().path
         let folder = run.attachmentDirectory.resolvingSymlinksInPath().path + "/"
         if path.hasPrefix(folder), FileManager.default.isReadableFile(atPath: path) { return url }
-        let mediaFiles = Set(run.media.values.compactMap { $0.file?.standardizedFileURL.resolvingSymlinksInPath().path })
-        if mediaFiles.contains(path), FileManager.default.isReadableFile(atPath: path) { return url }
+        if host.services.answersName(path, for: run.answers), FileManager.default.isReadableFile(atPath: path) { return url }
         return nil
     }
 

@@ -73,7 +73,7 @@ struct DownloadModule: ScriptModule {
         guard let id = run.beginDownload(cancel: { task.withLock { $0?.cancel() } }) else {
             return Array(repeating: .failure(DownloadError(.deadline, "no download may start after the deadline or in bestAttempt")), count: count)
         }
-        let downloader = host.services.downloader(media: run.media, allowHTTPHosts: run.allowHTTPHosts)
+        let downloader = host.services.downloader(answers: run.answers, allowHTTPHosts: run.allowHTTPHosts)
         let directory = run.attachmentDirectory
         let deadline = run.deadline.continuousInstant
         let done = DispatchSemaphore(value: 0)

@@ -58,9 +58,7 @@ struct HTTPModule: ScriptModule {
         if let timeout = options.timeout, Deadline.now().advanced(by: timeout) < until { until = Deadline.now().advanced(by: timeout) }
         let wait = HostWait()
         guard let waitID = run.beginWait(cancel: { wait.cancel() }) else { return .kill(.time) }
-        let outcome = Poster.post(
-            url, body: body, options: options, answers: run.http, offline: host.services.configuration.offline,
-            route: host.services.postRoute, until: until, wait: wait)
+        let outcome = Poster.post(url, body: body, options: options, through: host.services.transport(for: run.answers), until: until, wait: wait)
         run.endWait(waitID)
         // The host may have given up on this phase, or the deadline came, while it waited.
         guard host.active != nil, !run.deadline.hasPassed, !run.isCancelled else { return .kill(.time) }

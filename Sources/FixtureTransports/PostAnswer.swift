@@ -1,5 +1,5 @@
-/// An answer for posts to one URL, in place of the network (a fixture's `http`): a status, a
-/// response body, and a delay that counts against the request's deadline.
+/// An answer for posts to one URL, in place of the network (a fixture's `http`, `--http-map`):
+/// a status, a response body, and a delay that counts against the request's deadline.
 public struct PostAnswer: Sendable, Hashable {
     /// The HTTP status.
     public var status: Int
