@@ -292,7 +292,10 @@ ptrdiff_t pss_pat_exec(pss_match *m, size_t s) {
             break;
           }
           c->base++;
-          steps++;
+          if (++steps >= PSS_PAT_CHARGE_BATCH) {  /* a skip can cross the whole subject */
+            pss_charge(m->L, steps);
+            steps = 0;
+          }
           if (lit < 0 || (c->base < len && src[c->base] == (unsigned)lit)) break;
         }
         s = c->base;
@@ -308,7 +311,10 @@ ptrdiff_t pss_pat_exec(pss_match *m, size_t s) {
               break;
             }
             c->count--;
-            steps++;
+            if (++steps >= PSS_PAT_CHARGE_BATCH) {
+              pss_charge(m->L, steps);
+              steps = 0;
+            }
           }
         }
         s = c->base + c->count;
