@@ -1,4 +1,4 @@
-import CLuaShims
+import CLuaSandbox
 
 /// The byte format values cross the bridge in (see `pss.h`): one tag byte (`pss_tag`), then
 /// the payload in native byte order.
