@@ -37,7 +37,7 @@ void pss_charge_check(lua_State *L, pss_context *ctx) {
 int64_t pss_cpu_left_ns(pss_context *ctx) {
   if (!ctx->armed || ctx->cpu_budget_ns == 0) return INT64_MAX;
   if (atomic_load(&ctx->trip) != PSS_TRIP_NONE) return 0;
-  int64_t used = pss_cpu_used_ns(ctx);
+  int64_t used = pss_cpu_used_ns(ctx, pss_monotonic_now_ns());
   return used < ctx->cpu_budget_ns ? ctx->cpu_budget_ns - used : 0;
 }
 

@@ -78,8 +78,7 @@ void pss_alarm(pss_context *ctx) {
   pss_hook_on(ctx->L);
 }
 
-int64_t pss_cpu_used_ns(pss_context *ctx) {
-  int64_t now = pss_monotonic_now_ns();
+int64_t pss_cpu_used_ns(pss_context *ctx, int64_t now) {
   int64_t used = pss_thread_cpu_now_ns() - ctx->cpu_start_ns;
   ctx->cpu_checked_ns = now;
   atomic_store_explicit(&ctx->cpu_sample_ns, used, memory_order_relaxed);
@@ -99,7 +98,7 @@ int pss_limits_check(pss_context *ctx, int how) {
   if (ctx->deadline_ns && now >= ctx->deadline_ns) return PSS_TRIP_TIME;
   if (ctx->cpu_budget_ns &&
       (how == PSS_CLOCKS_NOW || atomic_load(&ctx->alarm) || now - ctx->cpu_checked_ns >= PSS_CPU_CHECK_NS) &&
-      pss_cpu_used_ns(ctx) >= ctx->cpu_budget_ns)
+      pss_cpu_used_ns(ctx, now) >= ctx->cpu_budget_ns)
     return PSS_TRIP_CPU;
   return PSS_TRIP_NONE;
 }

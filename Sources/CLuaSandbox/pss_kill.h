@@ -47,9 +47,10 @@ enum {
  * (PSS_CLOCKS_*) and records what it read (pss_cpu_used_ns). Records no trip. */
 int pss_limits_check(pss_context *ctx, int how);
 
-/* The CPU time the armed run has used, read on its thread now; records the reading, which
- * other threads and the paced check go by (ctx->cpu_sample_ns, cpu_checked_ns). */
-int64_t pss_cpu_used_ns(pss_context *ctx);
+/* The CPU time the armed run has used, read on its thread now (`now` on CLOCK_MONOTONIC);
+ * records the reading, which other threads and the paced check go by (ctx->cpu_sample_ns,
+ * cpu_checked_ns). */
+int64_t pss_cpu_used_ns(pss_context *ctx, int64_t now);
 
 /* A trip's name ("cpu"; "none" for none) and the message of its kill ("cpu limit exceeded";
  * "limit exceeded" for none): PSS_LIMITS in pss_types.h. */
