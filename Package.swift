@@ -22,15 +22,15 @@ let lua = Target.target(
 )
 #endif
 
-// -O2 for the C shims even in debug builds, where SwiftPM accepts an unsafe flag; Xcode may
+// -O2 for the C engine even in debug builds, where SwiftPM accepts an unsafe flag; Xcode may
 // refuse a package with unsafe flags as an app's dependency, so there is none off Linux. The
 // trait PortableLimits gives Linux the limit timers' portable backend (pss_timer.h), which
 // every other system has anyway.
 let portableLimits = CSetting.define("PSS_PORTABLE_LIMITS", .when(traits: ["PortableLimits"]))
 #if os(Linux)
-let shimSettings: [CSetting] = [.unsafeFlags(["-O2"]), portableLimits]
+let engineSettings: [CSetting] = [.unsafeFlags(["-O2"]), portableLimits]
 #else
-let shimSettings: [CSetting] = [portableLimits]
+let engineSettings: [CSetting] = [portableLimits]
 #endif
 
 let package = Package(
@@ -62,21 +62,22 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
-        // The only code that raises Lua errors: allocator, hooks, trampolines, guarded library.
+        // The sandbox engine in C, the only code that raises Lua errors: the limits (allocator,
+        // hook, timers), the value codec and proxies, host calls, the guarded library, states.
         .target(
-            name: "CLuaShims",
+            name: "CLuaSandbox",
             dependencies: ["CLua"],
-            cSettings: shimSettings
+            cSettings: engineSettings
         ),
-        // Test support in C (plain states, the pattern matcher side by side with stock Lua):
-        // linked only into the tests.
+        // The engine's test support in C (plain states, the pattern matcher side by side with
+        // stock Lua): linked only into the tests.
         .target(
-            name: "CLuaShimsTesting",
-            dependencies: ["CLuaShims", "CLua"],
-            cSettings: [.headerSearchPath("../CLuaShims")]
+            name: "CLuaSandboxTesting",
+            dependencies: ["CLuaSandbox", "CLua"],
+            cSettings: [.headerSearchPath("../CLuaSandbox")]
         ),
         // Sees pss.h only, not lua.h: Swift cannot call a Lua API that raises.
-        .target(name: "LuaSandbox", dependencies: ["CLuaShims"]),
+        .target(name: "LuaSandbox", dependencies: ["CLuaSandbox"]),
         .target(name: "NotificationModel"),
         .target(name: "MediaDownloader", dependencies: ["NotificationModel"]),
         // Answers in place of the network (fixtures, `--media`, `--http-map`): only the testing
@@ -107,7 +108,7 @@ let package = Package(
         // `#if canImport(UserNotifications)`, so it compiles to nothing on Linux.
         .target(name: "ServiceExtension", dependencies: ["ScriptHost", "NotificationModel"]),
 
-        .testTarget(name: "LuaSandboxTests", dependencies: ["LuaSandbox", "CLuaShims", "CLuaShimsTesting", "TestSupport"], exclude: ["PatternCases"]),
+        .testTarget(name: "LuaSandboxTests", dependencies: ["LuaSandbox", "CLuaSandbox", "CLuaSandboxTesting", "TestSupport"], exclude: ["PatternCases"]),
         .testTarget(name: "NotificationModelTests", dependencies: ["NotificationModel"], exclude: ["Fixtures"]),
         .testTarget(name: "MediaDownloaderTests", dependencies: ["MediaDownloader", "FixtureTransports", "NotificationModel", "TestSupport"]),
         .testTarget(name: "ScriptHostTests", dependencies: ["ScriptHost", "MediaDownloader", "FixtureTransports", "pushscript", "TestSupport"]),

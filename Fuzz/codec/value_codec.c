@@ -11,6 +11,7 @@
 #include <string.h>
 #include <lauxlib.h>
 #include <lualib.h>
+#include "pss.h"
 #include "pss_codec.h"
 
 typedef struct codec_args {

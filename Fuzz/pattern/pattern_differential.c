@@ -10,8 +10,7 @@
 #include <string.h>
 #include <lauxlib.h>
 #include <lualib.h>
-#include "pss_lib.h"
-#include "pss_testing.h"
+#include "pss_pattern_testing.h"
 
 static const char *compare_source =
   "local stock, own = string, own\n"

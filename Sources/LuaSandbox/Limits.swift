@@ -1,13 +1,43 @@
-import CLuaShims
+import CLuaSandbox
 
-/// A limit that can end a run.
-public enum LimitKind: String, Sendable, Hashable {
+/// A limit that can end a run: one for each limit of the engine (`PSS_LIMITS` in
+/// `pss_types.h`), which also names it.
+public enum LimitKind: Sendable, Hashable, CaseIterable, RawRepresentable {
     /// The CPU budget: CPU time of the thread running the script.
     case cpu
     /// The memory limit: bytes held by the Lua state.
     case memory
     /// The wall-clock deadline.
     case time
+
+    /// The engine's trip of this limit.
+    var trip: pss_trip {
+        switch self {
+        case .cpu: .PSS_TRIP_CPU
+        case .memory: .PSS_TRIP_MEMORY
+        case .time: .PSS_TRIP_TIME
+        }
+    }
+
+    /// The limit a trip of the engine is; nil for none. A limit added to the engine is a case
+    /// this switch must handle before the package builds.
+    init?(trip: pss_trip) {
+        switch trip {
+        case .PSS_TRIP_NONE: return nil
+        case .PSS_TRIP_CPU: self = .cpu
+        case .PSS_TRIP_MEMORY: self = .memory
+        case .PSS_TRIP_TIME: self = .time
+        }
+    }
+
+    /// The limit's name, as a reason's kind reports it ("cpu"): the engine's.
+    public var rawValue: String { String(cString: pss_trip_name(trip)) }
+
+    /// The limit of that name.
+    public init?(rawValue: String) {
+        guard let kind = Self.allCases.first(where: { $0.rawValue == rawValue }) else { return nil }
+        self = kind
+    }
 }
 
 /// A point in time on the monotonic clock the sandbox checks deadlines against.

@@ -1,4 +1,4 @@
-import CLuaShims
+import CLuaSandbox
 
 extension LuaSandbox {
     /// Bytes the state may hold now: the limit of the run armed last.
@@ -11,12 +11,5 @@ extension LuaSandbox {
     /// The limit of the current run that has passed by now (its CPU budget or its deadline), or
     /// nil. Host functions that work long for one call ask it in their loops and return
     /// ``HostReturn/kill(_:)`` with it. Only the thread running the script asks.
-    public func limitPassed() -> LimitKind? {
-        switch pss_limit_passed(context) {
-        case PSS_TRIP_CPU: return .cpu
-        case PSS_TRIP_MEMORY: return .memory
-        case PSS_TRIP_TIME: return .time
-        default: return nil
-        }
-    }
+    public func limitPassed() -> LimitKind? { LimitKind(trip: pss_limit_passed(context)) }
 }

@@ -1,4 +1,4 @@
-import CLuaShims
+import CLuaSandbox
 
 extension LuaSandbox {
     private static let dispatchInstalled: Void = { pss_set_dispatch(sandboxDispatch) }()

@@ -1,4 +1,4 @@
-import CLuaShims
+import CLuaSandbox
 
 /// A class of host objects defined in one ``LuaSandbox``.
 public struct HostClass: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import CLuaShims
+import CLuaSandbox
 
 /// A chunk compiled in one ``LuaSandbox``; usable only there.
 public struct CompiledChunk: Sendable, Hashable {

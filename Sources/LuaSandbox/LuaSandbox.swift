@@ -1,4 +1,4 @@
-import CLuaShims
+import CLuaSandbox
 import Synchronization
 
 /// A sandboxed Lua 5.4 state: a memory cap, and a CPU budget and a wall-clock deadline armed
@@ -69,23 +69,10 @@ public final class LuaSandbox: @unchecked Sendable {
     }
 
     /// The limit that tripped in the current run, if any.
-    public var trippedLimit: LimitKind? {
-        switch pss_trip_of(context) {
-        case PSS_TRIP_CPU: return .cpu
-        case PSS_TRIP_MEMORY: return .memory
-        case PSS_TRIP_TIME: return .time
-        default: return nil
-        }
-    }
+    public var trippedLimit: LimitKind? { LimitKind(trip: pss_trip_of(context)) }
 
     /// Records that a limit tripped while the host worked for the script.
-    public func recordTrip(_ kind: LimitKind) {
-        switch kind {
-        case .cpu: pss_trip_request(context, PSS_TRIP_CPU)
-        case .memory: pss_trip_request(context, PSS_TRIP_MEMORY)
-        case .time: pss_trip_request(context, PSS_TRIP_TIME)
-        }
-    }
+    public func recordTrip(_ kind: LimitKind) { pss_trip_request(context, kind.trip) }
 
     /// Notes that a run went over a limit that the host measured itself (the CPU budget, read
     /// when a handler returned): the state is then not reused, as after any other trip.

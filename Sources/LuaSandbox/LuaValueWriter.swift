@@ -1,4 +1,4 @@
-import CLuaShims
+import CLuaSandbox
 
 /// Writes a value for ``LuaSandbox/makeValue(writing:)`` part by part, in the bridge's byte
 /// format, so that a host with a tree of values of its own (JSON) copies it into the state

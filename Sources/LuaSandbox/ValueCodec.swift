@@ -1,6 +1,6 @@
-import CLuaShims
+import CLuaSandbox
 
-/// The byte format values cross the bridge in (see `pss.h`): one tag byte (`pss_tag`), then
+/// The byte format values cross the bridge in (see `pss_types.h`): one tag byte (`pss_tag`), then
 /// the payload in native byte order.
 enum ValueCodec {
     /// Writes `value` in the bridge's format.
@@ -150,7 +150,7 @@ extension pss_tag {
     var byte: UInt8 { UInt8(rawValue) }
 }
 
-/// Lua's basic types as `pss.h` numbers them (`pss_lua_type`, lua.h's numbers).
+/// Lua's basic types as `pss_types.h` numbers them (`pss_lua_type`, lua.h's numbers).
 enum LuaType {
     /// The type name `type()` gives for a type number; `nil` for a number Lua does not use.
     static func name(of type: Int32) -> String? {

@@ -4,10 +4,10 @@
 --         each key again by walking its chain, in the host's own C code: the walk is
 --         quadratic, three times over (the compare, the counting pass, the copy).
 -- Vector: host CPU after didReceive returned, where the script's budget was not looked at.
--- Expected: fallback, error: the read-back is charged as it walks and stops when the
---           request's CPU left (or a quarter of the budget) is spent, with "userInfo could
---           not be read back"; title "attacked" (timeMs 1000: an unbounded read-back ends as
---           time on a loaded machine).
+-- Expected: fallback, cpu: the read-back is charged as it walks and stops when the
+--           request's CPU left (or a quarter of the budget) is spent, and the run ends as the
+--           CPU limit with a host warning "userInfo could not be read back"; title "attacked"
+--           (timeMs 1000: an unbounded read-back ends as time on a loaded machine).
 function didReceive(request, content)
   content.title = "attacked"
   local start = os.clock()

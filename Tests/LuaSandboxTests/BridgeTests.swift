@@ -1,5 +1,5 @@
-import CLuaShims
-import CLuaShimsTesting
+import CLuaSandbox
+import CLuaSandboxTesting
 import Synchronization
 import Testing
 @testable import LuaSandbox

@@ -1,4 +1,4 @@
-import CLuaShimsTesting
+import CLuaSandboxTesting
 import Testing
 @testable import LuaSandbox
 

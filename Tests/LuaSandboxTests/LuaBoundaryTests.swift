@@ -1,9 +1,9 @@
 import Foundation
 import Testing
 
-/// DESIGN rule 1 held by the compiler: Swift sees the shims' `pss.h`, which does not include
-/// `lua.h`, and no Swift target depends on `CLua`; so no Swift code can call a Lua API that
-/// raises. (`RaisingAPITests` greps for such calls as well.)
+/// DESIGN rule 1 held by the compiler: Swift sees the engine's `pss.h` and the public headers it
+/// includes, none of which includes `lua.h`, and no Swift target depends on `CLua`; so no Swift
+/// code can call a Lua API that raises. (`RaisingAPITests` greps for such calls as well.)
 @Suite struct LuaBoundaryTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     /// The folder of the built modules: the test runner's own.
@@ -22,8 +22,8 @@ import Testing
         process.arguments = [
             "swiftc", "-typecheck", file.path,
             "-I", build.appendingPathComponent("Modules").path,
-            "-Xcc", "-fmodule-map-file=" + build.appendingPathComponent("CLuaShims.build/module.modulemap").path,
-            "-Xcc", "-I" + root.appendingPathComponent("Sources/CLuaShims/include").path,
+            "-Xcc", "-fmodule-map-file=" + build.appendingPathComponent("CLuaSandbox.build/module.modulemap").path,
+            "-Xcc", "-I" + root.appendingPathComponent("Sources/CLuaSandbox/include").path,
         ]
         let pipe = Pipe()
         process.standardOutput = pipe
@@ -35,8 +35,8 @@ import Testing
     }
 
     @Test func swiftCannotCallARaisingLuaAPI() throws {
-        let imports = "import CLuaShims\nimport LuaSandbox\n"
-        // The same imports compile with a shim call: the probe itself is sound.
+        let imports = "import CLuaSandbox\nimport LuaSandbox\n"
+        // The same imports compile with a call into the engine: the probe itself is sound.
         let shim = try Self.typecheck(imports + "func probe() -> Int64 { pss_monotonic_now_ns() }\n")
         #expect(shim.status == 0, "\(shim.output)")
         for (name, arguments) in [("lua_error", "(L)"), ("luaL_error", "(L, \"x\")"), ("lua_callk", "(L, 0, 0, 0, nil)")] {
@@ -46,7 +46,7 @@ import Testing
         }
     }
 
-    @Test func onlyTheShimsDependOnLua() throws {
+    @Test func onlyTheEngineDependsOnLua() throws {
         let manifest = try String(contentsOf: Self.root.appendingPathComponent("Package.swift"), encoding: .utf8)
         let target = try Regex(#"\.(target|testTarget|executableTarget)\(\s*name:\s*"(\w+)",\s*dependencies:\s*\[([^\]]*)\]"#)
         var dependents: [String] = []
@@ -58,14 +58,14 @@ import Testing
             if dependencies.contains("\"CLua\"") { dependents.append(name) }
         }
         #expect(targets >= 8)
-        // The C targets: the shims, and their test support (C, linked only into the tests).
-        #expect(dependents.sorted() == ["CLuaShims", "CLuaShimsTesting"])
+        // The C targets: the engine, and its test support (C, linked only into the tests).
+        #expect(dependents.sorted() == ["CLuaSandbox", "CLuaSandboxTesting"])
     }
 
-    @Test func theShimsPublicHeadersDoNotIncludeLua() throws {
-        let include = Self.root.appendingPathComponent("Sources/CLuaShims/include")
+    @Test func theEnginesPublicHeadersDoNotIncludeLua() throws {
+        let include = Self.root.appendingPathComponent("Sources/CLuaSandbox/include")
         let headers = try FileManager.default.contentsOfDirectory(atPath: include.path).filter { $0.hasSuffix(".h") }
-        #expect(headers == ["pss.h"])
+        #expect(headers.sorted() == ["pss.h", "pss_buffer.h", "pss_clock.h", "pss_types.h"])
         for header in headers {
             let text = try String(contentsOf: include.appendingPathComponent(header), encoding: .utf8)
             #expect(!text.contains(try Regex(#"#\s*include\s*[<"](lua|lauxlib|lualib|luaconf)\.h"#)), "\(header) includes a Lua header")

@@ -1,4 +1,4 @@
-import CLuaShims
+import CLuaSandbox
 import Testing
 
 /// Hostile patterns in a real sandboxed state with a 100 ms CPU budget: each must end in the

@@ -1,4 +1,4 @@
-import CLuaShims
+import CLuaSandbox
 import Foundation
 import Testing
 

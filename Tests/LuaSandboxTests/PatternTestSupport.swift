@@ -1,5 +1,5 @@
-import CLuaShims
-import CLuaShimsTesting
+import CLuaSandbox
+import CLuaSandboxTesting
 import Foundation
 
 /// Runs `body` on a new thread with an 8 MB stack, as the host runs Lua, and returns its
@@ -25,7 +25,7 @@ struct SandboxRun: Sendable {
     var reachedType: Int32
 
     var killedByCPU: Bool {
-        status == Int32(PSS_KILLED.rawValue) && trip == PSS_TRIP_CPU.rawValue
+        status == Int32(PSS_KILLED.rawValue) && trip == pss_trip.PSS_TRIP_CPU.rawValue
     }
 }
 

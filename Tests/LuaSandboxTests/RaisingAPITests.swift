@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// DESIGN rule 1: a Lua error must never longjmp through a Swift frame, so no Swift file may
-/// call a Lua API that raises. Only the C shims do.
+/// call a Lua API that raises. Only the C engine (CLuaSandbox) does.
 @Suite struct RaisingAPITests {
     static let pattern = 
         #"\b(lua_error|luaL_error|luaL_check[a-z]*|luaL_arg[a-z]*|luaL_argerror|luaL_typeerror|lua_yieldk?|luaL_tolstring|lua_call|lua_callk|lua_concat|lua_gettable|lua_settable|lua_getfield|lua_setfield|lua_getglobal|lua_setglobal|lua_geti|lua_seti|lua_len|lua_compare|lua_arith|luaL_len|luaL_dostring|luaL_dofile|lua_newuserdata[a-z]*|lua_createtable|lua_newtable|lua_pushstring|lua_pushlstring|lua_pushfstring)\s*\("#

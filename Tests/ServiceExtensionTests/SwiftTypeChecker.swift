@@ -14,9 +14,6 @@ struct SwiftTypeChecker: Sendable {
     let swiftc: URL
     /// The folder the stand-in modules were written to.
     let standIns: URL
-    /// Whether the built ScriptHost declares `DeliverySession` itself (else the stand-in of it
-    /// is imported).
-    let hostHasSessions: Bool
 
     /// The checker, its stand-ins built once for all tests.
     static func shared() async throws -> SwiftTypeChecker { try await built.value }
@@ -29,16 +26,9 @@ struct SwiftTypeChecker: Sendable {
             .first(where: { FileManager.default.isExecutableFile(atPath: $0.path) })
         else { throw CheckFailure("no swiftc on the PATH (\(path))") }
         let standIns = try TemporaryFolder.make("pushscript-standins")
-        var checker = SwiftTypeChecker(swiftc: swiftc, standIns: standIns, hostHasSessions: false)
+        let checker = SwiftTypeChecker(swiftc: swiftc, standIns: standIns)
         for module in ["UserNotifications", "CoreGraphics", "CryptoKit"] {
             try await checker.emitStandIn(module)
-        }
-        let probe = standIns.appendingPathComponent("SessionProbe.swift")
-        try Data("import ScriptHost\nlet session: DeliverySession.Type = DeliverySession.self\n".utf8).write(to: probe)
-        let found = try await checker.run(["-typecheck", probe.path] + checker.packageFlags)
-        checker = SwiftTypeChecker(swiftc: swiftc, standIns: standIns, hostHasSessions: found.status == 0)
-        if !checker.hostHasSessions {
-            try await checker.emitStandIn("DeliverySession", moduleName: "DeliverySessionStandIn")
         }
         // The adapter as a module, for the docs' `import ServiceExtension` (SwiftPM's build of
         // it on Linux is empty); found before SwiftPM's, the stand-ins coming first.
@@ -64,11 +54,10 @@ struct SwiftTypeChecker: Sendable {
                 + ["-I", standIns.path] + packageFlags + sources.map(\.path))
     }
 
-    /// A file that imports `imports` into every file of the module it is compiled into, and
-    /// the stand-in of `DeliverySession` when ScriptHost has none; nil when there is nothing
-    /// to import.
+    /// A file that imports `imports` into every file of the module it is compiled into; nil
+    /// when there is nothing to import.
     private func prelude(_ imports: [String]) throws -> URL? {
-        let implicit = imports + (hostHasSessions ? [] : ["DeliverySessionStandIn"])
+        let implicit = imports
         guard !implicit.isEmpty else { return nil }
         let prelude = try TemporaryFolder.make("pushscript-prelude").appendingPathComponent("Prelude.swift")
         try Data(implicit.map { "@_exported import \($0)\n" }.joined().utf8).write(to: prelude)

@@ -107,10 +107,13 @@ extension HostedSandbox {
             }
             run.record(.readBack, in: .didReceive)
             if let problem = contentModule.readBackUserInfo(Binding(run: run, phase: .didReceive), object: session.content) {
-                if case .completed = phase.end {
-                    phase.end = .failed(.init(kind: .error, message: problem))
+                if case .completed = phase.end, let kind = problem.limit {
+                    run.log(.warn, problem.message, host: true)
+                    phase.end = .failed(DeliveryResult.Reason.limit(kind, run.limits, cause: run.timeCause))
+                } else if case .completed = phase.end {
+                    phase.end = .failed(.init(kind: .error, message: problem.message))
                 } else {
-                    run.log(.warn, problem, host: true)
+                    run.log(.warn, problem.message, host: true)
                 }
             }
             return phase
@@ -202,7 +205,7 @@ extension HostedSandbox {
             case .limit(let kind): run.log(.warn, "bestAttempt was stopped: \(DeliveryResult.Reason.bestAttemptLimit(kind, run.limits))", host: true)
             }
             if let problem = contentModule.readBackUserInfo(Binding(run: run, phase: .bestAttempt), object: session.content) {
-                run.log(.warn, "bestAttempt: \(problem)", host: true)
+                run.log(.warn, "bestAttempt: \(problem.message)", host: true)
             }
             return returned
         }

@@ -1,8 +1,8 @@
 /* Speed of the project's pattern functions against stock Lua 5.4's, on ordinary patterns.
  * A benchmark, not a test: it prints figures and asserts nothing. From the package root:
  *
- *   gcc -std=gnu11 -O2 -ISources/CLuaShims -ISources/CLuaShims/include -I/usr/include/lua5.4 \
- *     Tests/LuaSandboxTests/PatternCases/pattern_bench.c Sources/CLuaShims/pss_*.c -llua5.4 \
+ *   gcc -std=gnu11 -O2 -ISources/CLuaSandbox -ISources/CLuaSandbox/include -I/usr/include/lua5.4 \
+ *     Tests/LuaSandboxTests/PatternCases/pattern_bench.c Sources/CLuaSandbox/pss*.c -llua5.4 \
  *     -o /tmp/pattern_bench && /tmp/pattern_bench
  *
  * Columns: stock string.X and the project's own.X in a plain state (the matchers alone), then
@@ -12,8 +12,9 @@
 #include <stdio.h>
 #include <string.h>
 #include <lualib.h>
-#include "pss_internal.h"
-#include "pss_lib.h"
+#include "pss.h"
+#include "pss_context.h"
+#include "pss_pattern.h"
 
 static const char *const BENCH =
   "local text = ('The quick brown fox, 42 jumps over the lazy dog (twice)! key=value '):rep(16)\n"

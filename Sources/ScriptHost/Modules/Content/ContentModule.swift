@@ -123,18 +123,25 @@ final class ContentModule: ScriptModule {
     /// Reads the live `userInfo` table back into the content. Returns an error message when it
     /// is not JSON-shaped (the last good `userInfo` stays). Nothing is read back when the
     /// script left `content.userInfo` as the host made it (untouched, or only read).
-    func readBackUserInfo(_ binding: Binding, object: LuaReference) -> String? {
+    func readBackUserInfo(_ binding: Binding, object: LuaReference) -> ReadBackProblem? {
         let value: LuaOutput
         switch host.sandbox.readTouchedSlot(0, of: object) {
         case .success(.none): return nil
         case .success(.some(let v)): value = v
-        case .failure(let error): return "userInfo could not be read back: \(error.message)"
+        case .failure(let error):
+            let message = "userInfo could not be read back: \(error.message)"
+            // A read stopped when the request's CPU or time ran out ends the run as that limit.
+            if let kind = host.sandbox.limitPassed() {
+                host.sandbox.markLimitHit()
+                return ReadBackProblem(message: message, limit: kind)
+            }
+            return ReadBackProblem(message: message, limit: nil)
         }
         let json: JSONValue
         do { json = try ValueConversion.json(value, path: "userInfo") } catch {
-            return "userInfo must be JSON-shaped: \(error.message)"
+            return ReadBackProblem(message: "userInfo must be JSON-shaped: \(error.message)", limit: nil)
         }
-        if case .refused(let message) = set(.userInfo, to: json, binding) { return message }
+        if case .refused(let message) = set(.userInfo, to: json, binding) { return ReadBackProblem(message: message, limit: nil) }
         return nil
     }
 
@@ -174,4 +181,11 @@ final class ContentModule: ScriptModule {
         if let app = run.app { fields.append(("app", .text(app))) }
         return .readOnly(name: "request", LuaTable(fields: fields))
     }
+}
+
+/// Why a handler's `userInfo` could not be read back: what to say, and the limit that stopped
+/// the read when one did (the run then ends as that limit, not as an error).
+struct ReadBackProblem: Sendable {
+    let message: String
+    let limit: LimitKind?
 }

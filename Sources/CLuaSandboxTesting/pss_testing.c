@@ -1,0 +1,31 @@
+/* Test support, not used by the host: runs Lua source in a plain state (stock libraries, no
+ * limits, no hook), so benchmarks can compare the sandbox against stock Lua; measures the
+ * scratch buffers of a state. */
+#include <lualib.h>
+#include "pss_alloc.h"
+#include "pss_context.h"
+#include "pss_testing.h"
+
+int pss_testing_run_plain(const char *source, size_t length) {
+  lua_State *L = luaL_newstate();
+  if (L == NULL) return -1;
+  *(pss_context **)lua_getextraspace(L) = NULL;  /* not zeroed by lua_newstate */
+  luaL_openlibs(L);
+  int status = luaL_loadbufferx(L, source, length, "=plain", "t");
+  if (status == LUA_OK) status = lua_pcall(L, 0, 0, 0);
+  lua_close(L);
+  return status;
+}
+
+size_t pss_testing_scratch_bytes(pss_context *ctx) {
+  return ctx->args.capacity + ctx->results.capacity;
+}
+
+int pss_testing_reads_hash_parts(void) { return pss_alloc_reads_hash_parts(); }
+
+int pss_testing_hooked(pss_context *ctx) {
+  lua_State *running = atomic_load(&ctx->running);
+  int main_hooked = lua_gethookmask(ctx->L) != 0;
+  int running_hooked = running != NULL && lua_gethookmask(running) != 0;
+  return main_hooked | (running_hooked << 1);
+}
