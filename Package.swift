@@ -41,7 +41,7 @@ let package = Package(
         .executable(name: "pushscript", targets: ["pushscript"]),
         .library(name: "ScriptHost", targets: ["ScriptHost"]),
         .library(name: "NotificationModel", targets: ["NotificationModel"]),
-        .library(name: "ScriptTesting", targets: ["ScriptTesting"]),
+        .library(name: "ScriptTesting", targets: ["ScriptTesting", "FixtureTransports"]),
         .library(name: "ScriptBundles", targets: ["ScriptBundles"]),
         // The Notification Service Extension adapter (UserNotifications); empty on Linux.
         .library(name: "ServiceExtension", targets: ["ServiceExtension"]),
@@ -80,6 +80,9 @@ let package = Package(
         .target(name: "LuaSandbox", dependencies: ["CLuaSandbox"]),
         .target(name: "NotificationModel"),
         .target(name: "MediaDownloader", dependencies: ["NotificationModel"]),
+        // Answers in place of the network (fixtures, `--media`, `--http-map`): only the testing
+        // product and the tests use it.
+        .target(name: "FixtureTransports", dependencies: ["MediaDownloader"]),
         // The bundled Lua modules (`require "pushscript.NAME"`) are .lua files embedded as bytes.
         .target(
             name: "ScriptHost",
@@ -99,7 +102,7 @@ let package = Package(
                 .target(name: "COpenSSL", condition: .when(platforms: [.linux])),
             ]
         ),
-        .target(name: "ScriptTesting", dependencies: ["ScriptHost", "NotificationModel", "LuaSandbox", "ScriptBundles"]),
+        .target(name: "ScriptTesting", dependencies: ["ScriptHost", "NotificationModel", "LuaSandbox", "ScriptBundles", "FixtureTransports"]),
         .executableTarget(name: "pushscript", dependencies: ["ScriptHost", "ScriptTesting", "ScriptBundles", "NotificationModel"]),
         // Maps results onto UserNotifications' types; every file is under
         // `#if canImport(UserNotifications)`, so it compiles to nothing on Linux.
@@ -107,9 +110,9 @@ let package = Package(
 
         .testTarget(name: "LuaSandboxTests", dependencies: ["LuaSandbox", "CLuaSandbox", "CLuaSandboxTesting", "TestSupport"], exclude: ["PatternCases"]),
         .testTarget(name: "NotificationModelTests", dependencies: ["NotificationModel"], exclude: ["Fixtures"]),
-        .testTarget(name: "MediaDownloaderTests", dependencies: ["MediaDownloader", "NotificationModel", "TestSupport"]),
-        .testTarget(name: "ScriptHostTests", dependencies: ["ScriptHost", "pushscript", "TestSupport"]),
-        .testTarget(name: "ScriptTestingTests", dependencies: ["ScriptTesting", "TestSupport"]),
+        .testTarget(name: "MediaDownloaderTests", dependencies: ["MediaDownloader", "FixtureTransports", "NotificationModel", "TestSupport"]),
+        .testTarget(name: "ScriptHostTests", dependencies: ["ScriptHost", "MediaDownloader", "FixtureTransports", "pushscript", "TestSupport"]),
+        .testTarget(name: "ScriptTestingTests", dependencies: ["ScriptTesting", "FixtureTransports", "TestSupport"]),
         .testTarget(name: "ScriptBundlesTests", dependencies: ["ScriptBundles", "ScriptHost", "NotificationModel", "pushscript", "TestSupport"]),
         // Runs the built pushscript (beside the test runner); golden files of its output.
         .testTarget(name: "PushScriptCLITests", dependencies: ["pushscript", "ScriptTesting", "TestSupport"], exclude: ["Golden"]),

@@ -6,13 +6,13 @@ import Dispatch
 extension Deadline {
     /// The deadline for a Dispatch wait (`DispatchSemaphore.wait(timeout:)`): as much time from
     /// now as is left, none when it has passed.
-    public var dispatchTime: DispatchTime {
+    package var dispatchTime: DispatchTime {
         .now() + .nanoseconds(Int(clamping: max(0, remaining.nanoseconds)))
     }
 
     /// The deadline as a `ContinuousClock` instant, for an API that counts on that clock (the
     /// media downloader): as much time from now as is left.
-    public var continuousInstant: ContinuousClock.Instant {
+    package var continuousInstant: ContinuousClock.Instant {
         .now + remaining
     }
 }

@@ -1,18 +1,18 @@
 /// A call from a script into the host.
-public struct HostCall {
+package struct HostCall {
     /// The arguments, copied out of Lua.
-    public let arguments: [LuaOutput]
+    package let arguments: [LuaOutput]
     /// For a read or write of a host object's key: the object's host-side id.
-    public let objectID: Int32?
+    package let objectID: Int32?
 
     /// The argument at `index` (0-based), `nil` past the end.
-    public subscript(index: Int) -> LuaOutput {
+    package subscript(index: Int) -> LuaOutput {
         index < arguments.count ? arguments[index] : .nil
     }
 }
 
 /// What a host function gives back to the script.
-public enum HostReturn: Sendable {
+package enum HostReturn: Sendable {
     /// These values are returned.
     case values([LuaInput])
     /// This error is raised in the script, with the caller's position in front of it.
@@ -22,17 +22,17 @@ public enum HostReturn: Sendable {
     case kill(LimitKind)
 
     /// Nothing is returned.
-    public static let none = HostReturn.values([])
+    package static let none = HostReturn.values([])
 }
 
 /// A Swift function that scripts call. It runs on the thread that runs the script, and never
 /// raises: what it returns is turned into Lua results or an error after it has returned. It
 /// may use its sandbox (make and read values), but Lua it runs there cannot call the host: such
 /// a call raises an error in that Lua.
-public typealias HostFunction = (HostCall) -> HostReturn
+package typealias HostFunction = (HostCall) -> HostReturn
 
 /// How the arguments of a host function are prepared before it sees them.
-public enum HostArguments: Sendable {
+package enum HostArguments: Sendable {
     /// As they are.
     case raw
     /// `string.format(...)` of them: one string (for `log.info("%d", n)`).

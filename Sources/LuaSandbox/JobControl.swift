@@ -9,7 +9,7 @@ import Synchronization
 /// during it does nothing to it. An expiry before a job starts ends its first phase as soon
 /// as the job is given to the executor; a job that had not started by then never starts
 /// (``JobOutcome/notStarted``).
-public final class JobControl: Sendable {
+package final class JobControl: Sendable {
     private struct State {
         var expired = false
         var job: (any PhaseClock)?
@@ -18,15 +18,15 @@ public final class JobControl: Sendable {
     private let state = Mutex(State())
 
     /// A control that has not expired.
-    public init() {}
+    package init() {}
 
     /// Whether ``expire()`` was called.
-    public var isExpired: Bool { state.withLock { $0.expired } }
+    package var isExpired: Bool { state.withLock { $0.expired } }
 
     /// Ends the current phase of the job now, if it is expirable: the executor does what it
     /// does at a deadline (the caller's `onDeadline`, the sandbox cancelled, the grace). Any
     /// thread, any number of times; after the first, nothing more happens.
-    public func expire() {
+    package func expire() {
         let job = state.withLock { s -> (any PhaseClock)? in
             guard !s.expired else { return nil }
             s.expired = true

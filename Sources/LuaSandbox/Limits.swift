@@ -2,7 +2,7 @@ import CLuaSandbox
 
 /// A limit that can end a run: one for each limit of the engine (`PSS_LIMITS` in
 /// `pss_types.h`), which also names it.
-public enum LimitKind: Sendable, Hashable, CaseIterable, RawRepresentable {
+package enum LimitKind: Sendable, Hashable, CaseIterable, RawRepresentable {
     /// The CPU budget: CPU time of the thread running the script.
     case cpu
     /// The memory limit: bytes held by the Lua state.
@@ -31,57 +31,57 @@ public enum LimitKind: Sendable, Hashable, CaseIterable, RawRepresentable {
     }
 
     /// The limit's name, as a reason's kind reports it ("cpu"): the engine's.
-    public var rawValue: String { String(cString: pss_trip_name(trip)) }
+    package var rawValue: String { String(cString: pss_trip_name(trip)) }
 
     /// The limit of that name.
-    public init?(rawValue: String) {
+    package init?(rawValue: String) {
         guard let kind = Self.allCases.first(where: { $0.rawValue == rawValue }) else { return nil }
         self = kind
     }
 }
 
 /// A point in time on the monotonic clock the sandbox checks deadlines against.
-public struct Deadline: Sendable, Hashable, Comparable {
+package struct Deadline: Sendable, Hashable, Comparable {
     /// Nanoseconds on `CLOCK_MONOTONIC`.
-    public let nanoseconds: Int64
+    package let nanoseconds: Int64
 
     /// A deadline at this many monotonic nanoseconds.
-    public init(nanoseconds: Int64) { self.nanoseconds = nanoseconds }
+    package init(nanoseconds: Int64) { self.nanoseconds = nanoseconds }
 
     /// Now.
-    public static func now() -> Deadline { Deadline(nanoseconds: pss_monotonic_now_ns()) }
+    package static func now() -> Deadline { Deadline(nanoseconds: pss_monotonic_now_ns()) }
 
     /// `duration` from now.
-    public static func after(_ duration: Duration) -> Deadline { now().advanced(by: duration) }
+    package static func after(_ duration: Duration) -> Deadline { now().advanced(by: duration) }
 
     /// This deadline moved by `duration`, saturating: a deadline past the clock's range is
     /// the latest one, never a wrapped one in the past.
-    public func advanced(by duration: Duration) -> Deadline {
+    package func advanced(by duration: Duration) -> Deadline {
         let (sum, overflow) = nanoseconds.addingReportingOverflow(duration.nanoseconds)
         if overflow { return Deadline(nanoseconds: duration.nanoseconds < 0 ? .min : .max) }
         return Deadline(nanoseconds: sum)
     }
 
     /// The time left until the deadline (negative when past).
-    public var remaining: Duration { .nanoseconds(nanoseconds - pss_monotonic_now_ns()) }
+    package var remaining: Duration { .nanoseconds(nanoseconds - pss_monotonic_now_ns()) }
 
     /// Whether the deadline has passed.
-    public var hasPassed: Bool { pss_monotonic_now_ns() >= nanoseconds }
+    package var hasPassed: Bool { pss_monotonic_now_ns() >= nanoseconds }
 
-    public static func < (a: Deadline, b: Deadline) -> Bool { a.nanoseconds < b.nanoseconds }
+    package static func < (a: Deadline, b: Deadline) -> Bool { a.nanoseconds < b.nanoseconds }
 }
 
 /// The limits of one run: armed on the thread that runs it.
-public struct RunLimits: Sendable, Hashable {
+package struct RunLimits: Sendable, Hashable {
     /// CPU time the run may use on its thread; `nil` for no budget.
-    public var cpuTime: Duration?
+    package var cpuTime: Duration?
     /// Bytes the Lua state may hold.
-    public var memoryBytes: Int
+    package var memoryBytes: Int
     /// When the run is stopped; `nil` for no deadline.
-    public var deadline: Deadline?
+    package var deadline: Deadline?
 
     /// Limits of a run.
-    public init(cpuTime: Duration?, memoryBytes: Int, deadline: Deadline?) {
+    package init(cpuTime: Duration?, memoryBytes: Int, deadline: Deadline?) {
         self.cpuTime = cpuTime
         self.memoryBytes = memoryBytes
         self.deadline = deadline
@@ -89,7 +89,7 @@ public struct RunLimits: Sendable, Hashable {
 }
 
 /// How a run in the sandbox ended.
-public enum RunStatus: Sendable, Hashable {
+package enum RunStatus: Sendable, Hashable {
     /// It returned normally.
     case completed
     /// It raised an error: the message (the error object when it is a string, else a
@@ -111,13 +111,13 @@ extension Duration {
     }
 
     /// The duration in milliseconds, as a float.
-    public var milliseconds: Double { Double(nanoseconds) / 1_000_000 }
+    package var milliseconds: Double { Double(nanoseconds) / 1_000_000 }
 }
 
 /// CPU time used so far by the calling thread.
-public func currentThreadCPUTime() -> Duration { .nanoseconds(pss_thread_cpu_now_ns()) }
+package func currentThreadCPUTime() -> Duration { .nanoseconds(pss_thread_cpu_now_ns()) }
 
 /// The backend of the limit timers in this build: `"linux"` (timers on the thread's CPU clock
 /// and a signal) or `"portable"` (a watchdog thread, no signals: the package trait
 /// `PortableLimits`, or a system other than Linux).
-public var limitTimersBackend: String { String(cString: pss_limits_backend()) }
+package var limitTimersBackend: String { String(cString: pss_limits_backend()) }

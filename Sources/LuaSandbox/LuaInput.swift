@@ -5,7 +5,7 @@
 /// strings need not be UTF-8). Integers and floats stay apart, as Lua 5.4 keeps them. Only
 /// what the host can hand a script can be built: values Lua alone makes (a script's function,
 /// a cycle) come back as ``LuaOutput``.
-public enum LuaInput: LuaTableValue {
+package enum LuaInput: LuaTableValue {
     /// Lua `nil`.
     case `nil`
     /// A Lua boolean.
@@ -31,10 +31,13 @@ public enum LuaInput: LuaTableValue {
     /// A table the script gets as a copy it may change, whose metatable is locked so that
     /// `setmetatable` refuses it.
     case lockedCopy(LuaTable<LuaInput>)
+    /// A value written part by part with a ``LuaValueWriter`` (one value): what a host with
+    /// values of its own (JSON) hands over without making a tree of these first.
+    case encoded(LuaValueWriter)
 
     /// A value Lua gave, sent back: the values only Lua holds (a host object, a script's
     /// function, a cycle, a table nested too deep) become `nil`.
-    public init(_ output: LuaOutput) {
+    package init(_ output: LuaOutput) {
         switch output {
         case .nil: self = .nil
         case .boolean(let b): self = .boolean(b)

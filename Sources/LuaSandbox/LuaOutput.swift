@@ -5,7 +5,7 @@
 /// (Lua strings need not be UTF-8). Integers and floats stay apart, as Lua 5.4 keeps them.
 /// Besides data it says what the bridge could not copy; what only the host makes (a host
 /// function, a read-only view) goes the other way, as ``LuaInput``.
-public enum LuaOutput: LuaTableValue {
+package enum LuaOutput: LuaTableValue {
     /// Lua `nil`.
     case `nil`
     /// A Lua boolean.
@@ -31,7 +31,7 @@ public enum LuaOutput: LuaTableValue {
     case tooDeep
 
     /// The Lua type name of the value, as `type()` would say it.
-    public var typeName: String {
+    package var typeName: String {
         switch self {
         case .nil: return "nil"
         case .boolean: return "boolean"
@@ -44,19 +44,19 @@ public enum LuaOutput: LuaTableValue {
     }
 
     /// The string as UTF-8 text, when it is a string of valid UTF-8.
-    public var stringValue: String? {
+    package var stringValue: String? {
         if case .string(let s) = self { return s.utf8String }
         return nil
     }
 
     /// The table, when the value is one.
-    public var tableValue: LuaTable<LuaOutput>? {
+    package var tableValue: LuaTable<LuaOutput>? {
         if case .table(let t) = self { return t }
         return nil
     }
 
     /// The value as an integer: a Lua integer, or a float with an integral value that fits.
-    public var integerValue: Int64? {
+    package var integerValue: Int64? {
         switch self {
         case .integer(let i): return i
         case .number(let d):
@@ -68,7 +68,7 @@ public enum LuaOutput: LuaTableValue {
     }
 
     /// The value as a float, when it is a number.
-    public var numberValue: Double? {
+    package var numberValue: Double? {
         switch self {
         case .integer(let i): return Double(i)
         case .number(let d): return d
@@ -77,7 +77,7 @@ public enum LuaOutput: LuaTableValue {
     }
 
     /// Whether the value is `nil`.
-    public var isNil: Bool {
+    package var isNil: Bool {
         if case .nil = self { return true }
         return false
     }

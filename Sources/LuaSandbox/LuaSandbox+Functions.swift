@@ -8,7 +8,7 @@ extension LuaSandbox {
     /// Adds a host function that scripts can reach only as a value the host returns (a method,
     /// say); see ``register(_:in:arguments:_:)`` for one in every environment.
     @discardableResult
-    public func addFunction(_ function: @escaping HostFunction) -> HostFunctionID {
+    package func addFunction(_ function: @escaping HostFunction) -> HostFunctionID {
         functions.append(function)
         return HostFunctionID(rawValue: Int32(functions.count - 1))
     }
@@ -18,7 +18,7 @@ extension LuaSandbox {
     /// environment made before whose script has not yet used `module` sees it too: its copy of
     /// a module table is made when the script first uses it.
     @discardableResult
-    public func register(
+    package func register(
         _ name: String, in module: String? = nil, arguments: HostArguments = .raw,
         _ function: @escaping HostFunction
     ) -> HostFunctionID {
@@ -36,12 +36,12 @@ extension LuaSandbox {
     /// Lets go of the host functions registered and of what they hold, for a sandbox that is
     /// never run again: a function that refers back to what owns the sandbox would otherwise
     /// keep both alive, and the Lua state with them.
-    public func retire() {
+    package func retire() {
         functions.removeAll()
     }
 
     /// Adds a value to every environment made from now on, as `module.name` or `name`.
-    public func register(value: LuaInput, as name: String, in module: String? = nil) {
+    package func register(value: LuaInput, as name: String, in module: String? = nil) {
         let bytes = ValueCodec.encode(value)
         _ = withOptionalCString(module) { m in
             bytes.withUnsafeBufferPointer { pss_register_value(context, m, name, $0.baseAddress, $0.count) }
@@ -49,7 +49,7 @@ extension LuaSandbox {
     }
 
     /// Adds the state's JSON null (``LuaInput/null``) as `module.name`.
-    public func registerNull(as name: String, in module: String) {
+    package func registerNull(as name: String, in module: String) {
         _ = pss_register_null(context, module, name)
     }
 }

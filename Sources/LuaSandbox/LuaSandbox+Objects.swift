@@ -1,7 +1,7 @@
 import CLuaSandbox
 
 /// A class of host objects defined in one ``LuaSandbox``.
-public struct HostClass: Sendable, Hashable {
+package struct HostClass: Sendable, Hashable {
     let id: Int32
 }
 
@@ -11,7 +11,7 @@ extension LuaSandbox {
     /// named in `slots` hold Lua values of their own: reading one returns the value stored
     /// there, live; writing one calls `newIndex` first and stores the value only when it
     /// returns without error. `nil` when memory ran out.
-    public func defineClass(
+    package func defineClass(
         name: String, slots: [String] = [],
         index: @escaping HostFunction, newIndex: @escaping HostFunction
     ) -> HostClass? {
@@ -27,7 +27,7 @@ extension LuaSandbox {
     }
 
     /// Makes an object of a class, known to the host by `id`. `nil` when memory ran out.
-    public func makeObject(of hostClass: HostClass, id: Int32) -> LuaReference? {
+    package func makeObject(of hostClass: HostClass, id: Int32) -> LuaReference? {
         var ref: Int32 = 0
         let status = pss_object_new(context, hostClass.id, id, &ref)
         return status == Int32(PSS_OK.rawValue) ? LuaReference(ref: ref) : nil
@@ -35,7 +35,7 @@ extension LuaSandbox {
 
     /// Stores a held value in slot `slot` (0-based, in the order the class named them).
     @discardableResult
-    public func setSlot(_ slot: Int, of object: LuaReference, to value: LuaReference) -> Bool {
+    package func setSlot(_ slot: Int, of object: LuaReference, to value: LuaReference) -> Bool {
         pss_object_set_slot(context, object.ref, Int32(slot + 1), value.ref) == Int32(PSS_OK.rawValue)
     }
 
@@ -43,7 +43,7 @@ extension LuaSandbox {
     /// ``setSlot(_:of:to:)`` does with a value made first, and keeps what was written: a
     /// ``readTouchedSlot(_:of:)`` of a value the script only read compares it with that,
     /// without copying the value out. False when memory ran out or the value was malformed.
-    public func setSlot(_ slot: Int, of object: LuaReference, writing write: (inout LuaValueWriter) -> Void) -> Bool {
+    package func setSlot(_ slot: Int, of object: LuaReference, writing write: (inout LuaValueWriter) -> Void) -> Bool {
         var writer = LuaValueWriter()
         write(&writer)
         return writer.bytes.withUnsafeBufferPointer {
@@ -52,7 +52,7 @@ extension LuaSandbox {
     }
 
     /// Copies the value in slot `slot` (0-based) out of the state (raw access).
-    public func readSlot(_ slot: Int, of object: LuaReference) -> Result<LuaOutput, SandboxError> {
+    package func readSlot(_ slot: Int, of object: LuaReference) -> Result<LuaOutput, SandboxError> {
         readValue { pss_object_read_slot(context, object.ref, Int32(slot + 1), $0, $1) }
     }
 
@@ -62,7 +62,7 @@ extension LuaSandbox {
     /// and not changed (the same types, numbers, strings and tables, compared in place; a
     /// function or object in it counts as a change). Once a read found it changed, every
     /// later read copies it.
-    public func readTouchedSlot(_ slot: Int, of object: LuaReference) -> Result<LuaOutput?, SandboxError> {
+    package func readTouchedSlot(_ slot: Int, of object: LuaReference) -> Result<LuaOutput?, SandboxError> {
         var touched: Int32 = 0
         let value = readValue { pss_object_read_touched_slot(context, object.ref, Int32(slot + 1), $0, $1, &touched) }
         guard touched != 0 else { return .success(nil) }

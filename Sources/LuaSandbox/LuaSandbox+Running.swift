@@ -1,22 +1,22 @@
 import CLuaSandbox
 
 /// A chunk compiled in one ``LuaSandbox``; usable only there.
-public struct CompiledChunk: Sendable, Hashable {
+package struct CompiledChunk: Sendable, Hashable {
     let ref: Int32
 }
 
 /// A global environment made in one ``LuaSandbox``; usable only there.
-public struct LuaEnvironment: Sendable, Hashable {
+package struct LuaEnvironment: Sendable, Hashable {
     let ref: Int32
 }
 
 /// A value held in one ``LuaSandbox`` for the host; usable only there.
-public struct LuaReference: Sendable, Hashable {
+package struct LuaReference: Sendable, Hashable {
     let ref: Int32
 }
 
 /// The outcome of compiling.
-public enum CompileResult: Sendable {
+package enum CompileResult: Sendable {
     /// The chunk compiled.
     case compiled(CompiledChunk)
     /// It did not: a syntax error (`.error("name.lua:3: ...")`) or a limit.
@@ -25,7 +25,7 @@ public enum CompileResult: Sendable {
 
 extension LuaSandbox {
     /// Compiles Lua source text (never bytecode). Errors read `chunkName:line: message`.
-    public func compile(_ source: [UInt8], chunkName: String) -> CompileResult {
+    package func compile(_ source: [UInt8], chunkName: String) -> CompileResult {
         var ref: Int32 = 0
         let status = source.withUnsafeBufferPointer { buffer in
             buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
@@ -38,31 +38,31 @@ extension LuaSandbox {
     }
 
     /// Compiles Lua source text.
-    public func compile(_ source: String, chunkName: String) -> CompileResult {
+    package func compile(_ source: String, chunkName: String) -> CompileResult {
         compile(Array(source.utf8), chunkName: chunkName)
     }
 
     /// Makes a fresh global environment from the safe library and the registered host
     /// functions; `load` in scripts defaults to it from now on. `nil` when memory ran out.
-    public func makeEnvironment() -> LuaEnvironment? {
+    package func makeEnvironment() -> LuaEnvironment? {
         var ref: Int32 = 0
         guard pss_env_new(context, &ref) == Int32(PSS_OK.rawValue) else { return nil }
         return LuaEnvironment(ref: ref)
     }
 
     /// Runs a compiled chunk with `environment` as its globals.
-    public func run(_ chunk: CompiledChunk, in environment: LuaEnvironment) -> RunStatus {
+    package func run(_ chunk: CompiledChunk, in environment: LuaEnvironment) -> RunStatus {
         runStatus(pss_run_chunk(context, chunk.ref, environment.ref, errorBuffer))
     }
 
     /// The Lua type name of the global `name` (read raw), `"nil"` when it is not set.
-    public func typeOfGlobal(_ name: String, in environment: LuaEnvironment) -> String {
+    package func typeOfGlobal(_ name: String, in environment: LuaEnvironment) -> String {
         LuaType.name(of: pss_global_type(context, environment.ref, name)) ?? "nil"
     }
 
     /// Calls the global function `name` of `environment` with held values as arguments;
     /// ``RunStatus/missing`` when it is not a function. Its results are dropped.
-    public func call(_ name: String, in environment: LuaEnvironment, arguments: [LuaReference]) -> RunStatus {
+    package func call(_ name: String, in environment: LuaEnvironment, arguments: [LuaReference]) -> RunStatus {
         let refs = arguments.map(\.ref)
         return runStatus(
             refs.withUnsafeBufferPointer { buffer in
@@ -71,14 +71,14 @@ extension LuaSandbox {
     }
 
     /// Copies a value into the state and holds it for the host. `nil` when memory ran out.
-    public func makeValue(_ value: LuaInput) -> LuaReference? {
+    package func makeValue(_ value: LuaInput) -> LuaReference? {
         makeValue { ValueCodec.write(value, into: &$0) }
     }
 
     /// Copies the value `write` writes into the state and holds it for the host, as
     /// ``makeValue(_:)`` does with a ``LuaInput``. `nil` when memory ran out, or when `write`
     /// wrote no whole value (the state refuses a malformed one).
-    public func makeValue(writing write: (inout LuaValueWriter) -> Void) -> LuaReference? {
+    package func makeValue(writing write: (inout LuaValueWriter) -> Void) -> LuaReference? {
         var writer = LuaValueWriter()
         write(&writer)
         var ref: Int32 = 0
@@ -90,25 +90,25 @@ extension LuaSandbox {
     /// returns ``LuaInput/readOnly(name:_:)``), called only when the script first looks into
     /// the table, and holds it for the host. A script cannot tell it from a table made at once;
     /// one that never looks costs nothing. `nil` when memory ran out.
-    public func makeLazyValue(named name: String, loader: HostFunctionID) -> LuaReference? {
+    package func makeLazyValue(named name: String, loader: HostFunctionID) -> LuaReference? {
         var ref: Int32 = 0
         let status = pss_lazy_view_new(context, name, loader.rawValue, &ref)
         return status == Int32(PSS_OK.rawValue) ? LuaReference(ref: ref) : nil
     }
 
     /// Copies a held value out of the state (raw access: no script code runs).
-    public func read(_ reference: LuaReference) -> Result<LuaOutput, SandboxError> {
+    package func read(_ reference: LuaReference) -> Result<LuaOutput, SandboxError> {
         readValue { pss_value_read(context, reference.ref, $0, $1) }
     }
 
     /// Lets go of a held value, an environment or a chunk.
-    public func release(_ reference: LuaReference) { pss_unref(context, reference.ref) }
+    package func release(_ reference: LuaReference) { pss_unref(context, reference.ref) }
 
     /// Lets go of an environment.
-    public func release(_ environment: LuaEnvironment) { pss_unref(context, environment.ref) }
+    package func release(_ environment: LuaEnvironment) { pss_unref(context, environment.ref) }
 
     /// Lets go of a compiled chunk.
-    public func release(_ chunk: CompiledChunk) { pss_unref(context, chunk.ref) }
+    package func release(_ chunk: CompiledChunk) { pss_unref(context, chunk.ref) }
 
     func readValue(
         _ body: (UnsafeMutablePointer<pss_buffer>, UnsafeMutablePointer<pss_buffer>) -> Int32

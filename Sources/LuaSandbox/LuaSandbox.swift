@@ -9,7 +9,7 @@ import Synchronization
 /// thread for a job and does not touch it while the job runs; a sandbox whose job missed its
 /// deadline is abandoned, never used again, and closed by the thread that was running it.
 /// Only ``cancel()`` may be called from another thread.
-public final class LuaSandbox: @unchecked Sendable {
+package final class LuaSandbox: @unchecked Sendable {
     let context: OpaquePointer
     var functions: [HostFunction] = []
     /// Where failed entry points put their message. A pointer of its own rather than a stored
@@ -20,13 +20,13 @@ public final class LuaSandbox: @unchecked Sendable {
 
     /// Whether any run in this state was ever stopped by a limit. Such a state is not reused:
     /// ``SandboxPool`` discards it.
-    public private(set) var hasHitLimit = false
+    package private(set) var hasHitLimit = false
 
     /// The default memory limit for a state: 8 MiB.
-    public static let defaultMemoryLimit = 8 * 1024 * 1024
+    package static let defaultMemoryLimit = 8 * 1024 * 1024
 
     /// Makes a state whose Lua memory may not pass `memoryLimit` bytes.
-    public init(memoryLimit: Int = LuaSandbox.defaultMemoryLimit) throws(SandboxError) {
+    package init(memoryLimit: Int = LuaSandbox.defaultMemoryLimit) throws(SandboxError) {
         LuaSandbox.installDispatch()
         guard let context = pss_state_new(memoryLimit, nil) else {
             errorBuffer.deallocate()
@@ -47,7 +47,7 @@ public final class LuaSandbox: @unchecked Sendable {
     // MARK: Limits
 
     /// Arms the limits for a run on the calling thread. Clears an earlier trip.
-    public func arm(_ limits: RunLimits) {
+    package func arm(_ limits: RunLimits) {
         pss_limits_arm(
             context,
             limits.cpuTime.map { max(1, $0.nanoseconds) } ?? 0,
@@ -56,42 +56,42 @@ public final class LuaSandbox: @unchecked Sendable {
     }
 
     /// Stops checking the CPU budget and the deadline until the next ``arm(_:)``.
-    public func disarm() { pss_limits_disarm(context) }
+    package func disarm() { pss_limits_disarm(context) }
 
     /// Stops the running script at its next check as if its deadline had come. Any thread.
-    public func cancel() { pss_cancel(context) }
+    package func cancel() { pss_cancel(context) }
 
     /// CPU time the thread of the armed run has used since it was armed, read from any thread
     /// (for a run given up as stuck); nil when no run is armed.
-    public var runCPUTime: Duration? {
+    package var runCPUTime: Duration? {
         let ns = pss_run_cpu_ns(context)
         return ns < 0 ? nil : .nanoseconds(ns)
     }
 
     /// The limit that tripped in the current run, if any.
-    public var trippedLimit: LimitKind? { LimitKind(trip: pss_trip_of(context)) }
+    package var trippedLimit: LimitKind? { LimitKind(trip: pss_trip_of(context)) }
 
     /// Records that a limit tripped while the host worked for the script.
-    public func recordTrip(_ kind: LimitKind) { pss_trip_request(context, kind.trip) }
+    package func recordTrip(_ kind: LimitKind) { pss_trip_request(context, kind.trip) }
 
     /// Notes that a run went over a limit that the host measured itself (the CPU budget, read
     /// when a handler returned): the state is then not reused, as after any other trip.
-    public func markLimitHit() { hasHitLimit = true }
+    package func markLimitHit() { hasHitLimit = true }
 
     /// Bytes the Lua state holds now.
-    public var memoryUsed: Int { pss_memory_used(context) }
+    package var memoryUsed: Int { pss_memory_used(context) }
 
     /// The most bytes the state held since ``resetMemoryPeak()``.
-    public var memoryPeak: Int { pss_memory_peak(context) }
+    package var memoryPeak: Int { pss_memory_peak(context) }
 
     /// Starts measuring the peak from what the state holds now.
-    public func resetMemoryPeak() { pss_memory_peak_reset(context) }
+    package func resetMemoryPeak() { pss_memory_peak_reset(context) }
 
     /// Runs a full garbage collection (no finalizer can exist, so no script code runs).
-    public func collectGarbage() { pss_collect(context) }
+    package func collectGarbage() { pss_collect(context) }
 
     /// Whether a missed deadline abandoned this state: it must never be used again.
-    public var isAbandoned: Bool { abandoned.load(ordering: .acquiring) }
+    package var isAbandoned: Bool { abandoned.load(ordering: .acquiring) }
 
     func markAbandoned() { abandoned.store(true, ordering: .releasing) }
 
@@ -121,12 +121,12 @@ public final class LuaSandbox: @unchecked Sendable {
 }
 
 /// A failure to set up a sandbox.
-public struct SandboxError: Error, Sendable, CustomStringConvertible {
+package struct SandboxError: Error, Sendable, CustomStringConvertible {
     /// What went wrong, for a person.
-    public let message: String
+    package let message: String
 
     /// An error with a message.
-    public init(message: String) { self.message = message }
+    package init(message: String) { self.message = message }
 
-    public var description: String { message }
+    package var description: String { message }
 }

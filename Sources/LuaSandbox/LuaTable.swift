@@ -1,7 +1,7 @@
 /// A value a ``LuaTable`` holds: ``LuaInput`` (going into Lua) or ``LuaOutput`` (coming out).
 /// Both have the data cases — nil, booleans, integers, floats, strings, tables and `json.null`;
 /// this names the two a table's own API needs.
-public protocol LuaTableValue: Sendable, Hashable {
+package protocol LuaTableValue: Sendable, Hashable {
     /// Lua `nil`.
     static var `nil`: Self { get }
     /// A Lua string.
@@ -10,28 +10,28 @@ public protocol LuaTableValue: Sendable, Hashable {
 
 extension LuaTableValue {
     /// A string value from Swift text.
-    public static func text(_ string: String) -> Self { .string(LuaString(string)) }
+    package static func text(_ string: String) -> Self { .string(LuaString(string)) }
 }
 
 /// A Lua string: bytes, which need not be UTF-8.
-public struct LuaString: Sendable, Hashable, ExpressibleByStringLiteral, CustomStringConvertible {
+package struct LuaString: Sendable, Hashable, ExpressibleByStringLiteral, CustomStringConvertible {
     /// The bytes of the string.
-    public var bytes: [UInt8]
+    package var bytes: [UInt8]
 
     /// A string of these bytes.
-    public init(bytes: [UInt8]) { self.bytes = bytes }
+    package init(bytes: [UInt8]) { self.bytes = bytes }
 
     /// A string of the UTF-8 bytes of `string`.
-    public init(_ string: String) { self.bytes = Array(string.utf8) }
+    package init(_ string: String) { self.bytes = Array(string.utf8) }
 
     /// A string literal's UTF-8 bytes.
-    public init(stringLiteral value: String) { self.init(value) }
+    package init(stringLiteral value: String) { self.init(value) }
 
     /// The text, when the bytes are valid UTF-8.
-    public var utf8String: String? { String(validating: bytes, as: UTF8.self) }
+    package var utf8String: String? { String(validating: bytes, as: UTF8.self) }
 
     /// The text, with invalid UTF-8 repaired (for messages).
-    public var description: String { String(decoding: bytes, as: UTF8.self) }
+    package var description: String { String(decoding: bytes, as: UTF8.self) }
 }
 
 /// A Lua table copied across the bridge, holding values of one direction: ``LuaInput`` going
@@ -40,41 +40,41 @@ public struct LuaString: Sendable, Hashable, ExpressibleByStringLiteral, CustomS
 /// A table whose keys are exactly `1...n` comes across as an array (``elements``); any other
 /// table as key-value pairs (``pairs``). An empty table is an array when it was made from a
 /// JSON array and otherwise has no elements and no pairs.
-public struct LuaTable<Value: LuaTableValue>: Sendable, Hashable {
+package struct LuaTable<Value: LuaTableValue>: Sendable, Hashable {
     /// The values at keys `1...n`, when the table is a sequence.
-    public var elements: [Value]
+    package var elements: [Value]
     /// The entries of a table that is not a sequence, in no particular order.
-    public var pairs: [LuaTablePair<Value>]
+    package var pairs: [LuaTablePair<Value>]
     /// Whether the table is a sequence (JSON array), including an empty one known to be.
-    public var isArray: Bool
+    package var isArray: Bool
 
     /// An array table.
-    public init(array: [Value]) {
+    package init(array: [Value]) {
         self.elements = array
         self.pairs = []
         self.isArray = true
     }
 
     /// A table of key-value pairs.
-    public init(pairs: [LuaTablePair<Value>]) {
+    package init(pairs: [LuaTablePair<Value>]) {
         self.elements = []
         self.pairs = pairs
         self.isArray = false
     }
 
     /// A table with string keys.
-    public init(fields: [(String, Value)]) {
+    package init(fields: [(String, Value)]) {
         self.init(pairs: fields.map { LuaTablePair(key: .text($0.0), value: $0.1) })
     }
 
     /// The value at a string key (`nil` when absent).
-    public subscript(key: String) -> Value {
+    package subscript(key: String) -> Value {
         let k = Value.text(key)
         return pairs.first { $0.key == k }?.value ?? .nil
     }
 
     /// The same table with each key and value transformed.
-    public func map<Other>(_ transform: (Value) -> Other) -> LuaTable<Other> {
+    package func map<Other>(_ transform: (Value) -> Other) -> LuaTable<Other> {
         var table = LuaTable<Other>(pairs: pairs.map { LuaTablePair(key: transform($0.key), value: transform($0.value)) })
         table.elements = elements.map(transform)
         table.isArray = isArray
@@ -82,28 +82,28 @@ public struct LuaTable<Value: LuaTableValue>: Sendable, Hashable {
     }
 
     /// The number of entries.
-    public var count: Int { isArray ? elements.count : pairs.count }
+    package var count: Int { isArray ? elements.count : pairs.count }
 }
 
 /// One entry of a ``LuaTable``.
-public struct LuaTablePair<Value: LuaTableValue>: Sendable, Hashable {
+package struct LuaTablePair<Value: LuaTableValue>: Sendable, Hashable {
     /// The key.
-    public var key: Value
+    package var key: Value
     /// The value.
-    public var value: Value
+    package var value: Value
 
     /// An entry.
-    public init(key: Value, value: Value) {
+    package init(key: Value, value: Value) {
         self.key = key
         self.value = value
     }
 }
 
 /// The identity of a host function registered in a ``LuaSandbox``.
-public struct HostFunctionID: Sendable, Hashable {
+package struct HostFunctionID: Sendable, Hashable {
     /// The number the bridge knows the function by.
-    public let rawValue: Int32
+    package let rawValue: Int32
 
     /// An id from its number.
-    public init(rawValue: Int32) { self.rawValue = rawValue }
+    package init(rawValue: Int32) { self.rawValue = rawValue }
 }

@@ -17,7 +17,7 @@ import Darwin
 /// of the global dispatch queue, as any task does, so that no task waits behind a Lua job at
 /// work, and a stuck Lua job holds no task.
 extension LuaThreadPool: TaskExecutor {
-    public func enqueue(_ job: consuming ExecutorJob) {
+    package func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         let executor = asUnownedTaskExecutor()
         let run: @Sendable () -> Void = { job.runSynchronously(on: executor) }

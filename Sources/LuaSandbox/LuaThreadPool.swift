@@ -10,14 +10,14 @@ import Synchronization
 /// thread whenever every thread is busy, up to ``maxThreads``; past that, jobs wait for a
 /// thread. A job the executor gave up on (stuck in a call nothing interrupts) holds its thread
 /// until it returns: ``isHeldByStuckJobs`` tells when every thread the pool may have is held so.
-public final class LuaThreadPool: Sendable {
+package final class LuaThreadPool: Sendable {
     /// The pool every executor uses unless told otherwise.
-    public static let shared = LuaThreadPool()
+    package static let shared = LuaThreadPool()
 
     /// The stack size of each thread, in bytes.
-    public let stackSize: Int
+    package let stackSize: Int
     /// The most threads the pool starts.
-    public let maxThreads: Int
+    package let maxThreads: Int
 
     private struct State {
         /// Jobs waiting for a thread, from `head` on; `lua` tells a Lua job from a task's.
@@ -33,26 +33,26 @@ public final class LuaThreadPool: Sendable {
 
     /// A pool of at most `maxThreads` threads (at least 1) whose threads have `stackSize` bytes
     /// of stack (at least 1 MiB).
-    public init(stackSize: Int = 8 * 1024 * 1024, maxThreads: Int = 64) {
+    package init(stackSize: Int = 8 * 1024 * 1024, maxThreads: Int = 64) {
         self.stackSize = max(stackSize, 1024 * 1024)
         self.maxThreads = max(maxThreads, 1)
     }
 
     /// The number of threads started so far.
-    public var threadCount: Int { state.withLock { $0.threads } }
+    package var threadCount: Int { state.withLock { $0.threads } }
 
     /// How many abandoned jobs still hold a thread (or wait for one).
-    public var stuckCount: Int { state.withLock { $0.stuck } }
+    package var stuckCount: Int { state.withLock { $0.stuck } }
 
     /// Whether every thread the pool may have is held by a job the executor gave up on: a new
     /// job would wait until one of them returns, if ever.
-    public var isHeldByStuckJobs: Bool { state.withLock { $0.stuck >= maxThreads } }
+    package var isHeldByStuckJobs: Bool { state.withLock { $0.stuck >= maxThreads } }
 
     /// Runs `job` on one of the pool's threads (queued while all ``maxThreads`` are busy).
     ///
     /// From a task running on one of the pool's threads (see ``enqueue(_:)``), the job runs on
     /// that thread as soon as the task waits: handing it over wakes no other thread.
-    public func submit(_ job: @escaping @Sendable () -> Void) {
+    package func submit(_ job: @escaping @Sendable () -> Void) {
         if let worker = PoolWorker.current, worker.pool === self, worker.takesNext(job, lua: true) { return }
         let startThread = state.withLock { s -> Bool in
             s.jobs.append((job, true))

@@ -14,57 +14,81 @@ import CLuaSandbox
 ///     writer.write(string: "Big news")
 /// }
 /// ```
-public struct LuaValueWriter {
+package struct LuaValueWriter: Sendable, Hashable {
     var bytes: [UInt8] = []
 
-    init(capacity: Int = 512) {
+    /// An empty writer with room for `capacity` bytes, for a value to hand over whole
+    /// (``LuaInput/encoded(_:)``).
+    package init(capacity: Int = 512) {
         bytes.reserveCapacity(capacity)
     }
 
     /// Writes `nil`.
-    public mutating func writeNil() { tag(PSS_TAG_NIL) }
+    package mutating func writeNil() { tag(PSS_TAG_NIL) }
 
     /// Writes `json.null`.
-    public mutating func writeNull() { tag(PSS_TAG_NULL) }
+    package mutating func writeNull() { tag(PSS_TAG_NULL) }
 
     /// Writes a boolean.
-    public mutating func write(boolean: Bool) { tag(boolean ? PSS_TAG_TRUE : PSS_TAG_FALSE) }
+    package mutating func write(boolean: Bool) { tag(boolean ? PSS_TAG_TRUE : PSS_TAG_FALSE) }
 
     /// Writes an integer.
-    public mutating func write(integer: Int64) {
+    package mutating func write(integer: Int64) {
         tag(PSS_TAG_INTEGER)
         raw(integer)
     }
 
     /// Writes a float.
-    public mutating func write(number: Double) {
+    package mutating func write(number: Double) {
         tag(PSS_TAG_FLOAT)
         raw(number)
     }
 
     /// Writes a string: the UTF-8 bytes of `string`.
-    public mutating func write(string: String) {
+    package mutating func write(string: String) {
         var string = string
         string.withUTF8 { write(bytes: $0) }
     }
 
     /// Writes a string of these bytes (a Lua string need not be UTF-8).
-    public mutating func write(bytes string: some Collection<UInt8>) {
+    package mutating func write(bytes string: some Collection<UInt8>) {
         tag(PSS_TAG_STRING)
         raw(UInt32(string.count))
         bytes.append(contentsOf: string)
     }
 
     /// Begins a table made from a list (a JSON array): `count` values follow.
-    public mutating func beginArray(count: Int) {
+    package mutating func beginArray(count: Int) {
         tag(PSS_TAG_ARRAY)
         raw(UInt32(count))
     }
 
     /// Begins a table of `count` pairs: a key and a value each follow.
-    public mutating func beginTable(count: Int) {
+    package mutating func beginTable(count: Int) {
         tag(PSS_TAG_TABLE)
         raw(UInt32(count))
+    }
+
+    /// Begins a list whose count is given when it is whole (``setCount(_:at:)`` with the place
+    /// returned), for a writer that learns the count as it writes.
+    package mutating func beginArray() -> Int {
+        tag(PSS_TAG_ARRAY)
+        let place = bytes.count
+        raw(UInt32(0))
+        return place
+    }
+
+    /// Begins a table of pairs whose count is given when it is whole, as ``beginArray()``.
+    package mutating func beginTable() -> Int {
+        tag(PSS_TAG_TABLE)
+        let place = bytes.count
+        raw(UInt32(0))
+        return place
+    }
+
+    /// Writes the count of the list or table begun at `place`.
+    package mutating func setCount(_ count: Int, at place: Int) {
+        withUnsafeBytes(of: UInt32(count)) { bytes.replaceSubrange(place..<place + 4, with: $0) }
     }
 
     /// Writes a tag byte.

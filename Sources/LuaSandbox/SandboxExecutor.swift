@@ -2,7 +2,7 @@ import Dispatch
 import Synchronization
 
 /// How a job given to ``SandboxExecutor`` ended for its caller.
-public enum JobOutcome<Value: Sendable>: Sendable {
+package enum JobOutcome<Value: Sendable>: Sendable {
     /// The job returned this value in time.
     case finished(Value)
     /// The job did not return by its deadline and grace: the caller got this answer on time,
@@ -29,13 +29,13 @@ public enum JobOutcome<Value: Sendable>: Sendable {
 /// ``JobClock/begin(deadline:onDeadline:expirable:)``. A ``JobControl`` makes the current
 /// phase's deadline come now, from outside (the system's time ran out). A job that waits for a
 /// thread past its deadline never runs: its caller is answered ``JobOutcome/notStarted`` then.
-public struct SandboxExecutor: Sendable {
+package struct SandboxExecutor: Sendable {
     /// The threads jobs run on.
-    public let pool: LuaThreadPool
+    package let pool: LuaThreadPool
     let watchdog: DeadlineWatchdog
 
     /// An executor over a pool of Lua threads.
-    public init(pool: LuaThreadPool = .shared) { self.init(pool: pool, watchdog: .shared) }
+    package init(pool: LuaThreadPool = .shared) { self.init(pool: pool, watchdog: .shared) }
 
     /// An executor whose deadlines a watchdog of its own keeps (for tests).
     init(pool: LuaThreadPool, watchdog: DeadlineWatchdog) {
@@ -46,7 +46,7 @@ public struct SandboxExecutor: Sendable {
     /// Runs `body` with the sandbox on a Lua thread and returns what it returned, or
     /// ``JobOutcome/abandoned`` when it was not back by `deadline` plus `grace`, or
     /// ``JobOutcome/notStarted`` when the deadline came before a thread was free to start it.
-    public func run<Value: Sendable>(
+    package func run<Value: Sendable>(
         _ sandbox: LuaSandbox,
         deadline: Deadline?,
         grace: Duration = .milliseconds(50),
@@ -63,7 +63,7 @@ public struct SandboxExecutor: Sendable {
     ///
     /// A job still waiting for a thread when its deadline comes (or when `control` expires) is
     /// answered ``JobOutcome/notStarted`` at once and never runs: the sandbox was not touched.
-    public func run<Value: Sendable>(
+    package func run<Value: Sendable>(
         _ sandbox: LuaSandbox,
         deadline: Deadline?,
         grace: Duration = .milliseconds(50),
@@ -95,7 +95,7 @@ public struct SandboxExecutor: Sendable {
 }
 
 /// A running job's hold on its deadline.
-public final class JobClock: Sendable {
+package final class JobClock: Sendable {
     private let phases: any PhaseClock
 
     fileprivate init(_ phases: any PhaseClock) { self.phases = phases }
@@ -105,7 +105,7 @@ public final class JobClock: Sendable {
     /// ends at once when the job's ``JobControl`` expires; one that is not keeps its deadline.
     /// Call it before arming the phase's limits: a cancel meant for the phase before cannot
     /// reach this one.
-    public func begin(deadline: Deadline, onDeadline: (@Sendable () -> Void)? = nil, expirable: Bool = true) {
+    package func begin(deadline: Deadline, onDeadline: (@Sendable () -> Void)? = nil, expirable: Bool = true) {
         phases.begin(deadline: deadline, onDeadline: onDeadline, expirable: expirable)
     }
 }

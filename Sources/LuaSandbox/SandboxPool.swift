@@ -2,42 +2,42 @@ import Synchronization
 
 /// Something that owns a sandbox: a ``LuaSandbox`` itself, or a host's wrapper around one that
 /// keeps what it built in it (compiled chunks, classes).
-public protocol SandboxHolding: AnyObject, Sendable {
+package protocol SandboxHolding: AnyObject, Sendable {
     /// The sandbox held.
     var sandbox: LuaSandbox { get }
 }
 
 extension LuaSandbox: SandboxHolding {
     /// The sandbox itself.
-    public var sandbox: LuaSandbox { self }
+    package var sandbox: LuaSandbox { self }
 }
 
 /// Idle sandboxes of one kind (one app's), reused across runs.
 ///
 /// A sandbox goes back into the pool only when no limit ever stopped a run in it and no
 /// deadline abandoned it; any other is dropped, and the next ``checkOut()`` makes a new one.
-public final class SandboxPool<Holder: SandboxHolding>: Sendable {
+package final class SandboxPool<Holder: SandboxHolding>: Sendable {
     private let make: @Sendable () throws(SandboxError) -> Holder
     private let idle = Mutex<[Holder]>([])
     private let made = Atomic<Int>(0)
     /// How many idle sandboxes the pool keeps at most.
-    public let maxIdle: Int
+    package let maxIdle: Int
 
     /// A pool that makes sandboxes with `make` and keeps at most `maxIdle` idle ones.
-    public init(maxIdle: Int = 4, make: @escaping @Sendable () throws(SandboxError) -> Holder) {
+    package init(maxIdle: Int = 4, make: @escaping @Sendable () throws(SandboxError) -> Holder) {
         self.maxIdle = maxIdle
         self.make = make
     }
 
     /// An idle sandbox, or a new one.
-    public func checkOut() throws(SandboxError) -> Holder {
+    package func checkOut() throws(SandboxError) -> Holder {
         if let holder = idle.withLock({ $0.popLast() }) { return holder }
         made.add(1, ordering: .relaxed)
         return try make()
     }
 
     /// Gives a sandbox back after a run. It is kept only when it may be reused.
-    public func checkIn(_ holder: Holder) {
+    package func checkIn(_ holder: Holder) {
         guard !holder.sandbox.isAbandoned else { return }
         let kept = !holder.sandbox.hasHitLimit && idle.withLock { idle -> Bool in
             guard idle.count < maxIdle else { return false }
@@ -51,7 +51,7 @@ public final class SandboxPool<Holder: SandboxHolding>: Sendable {
     /// Lets go of every idle sandbox (each is closed when its last reference goes); returns how
     /// many. Sandboxes checked out now are kept when they come back, as usual.
     @discardableResult
-    public func removeIdle() -> Int {
+    package func removeIdle() -> Int {
         let removed = idle.withLock { idle -> [Holder] in
             defer { idle.removeAll() }
             return idle
@@ -61,8 +61,8 @@ public final class SandboxPool<Holder: SandboxHolding>: Sendable {
     }
 
     /// How many sandboxes the pool has made so far.
-    public var madeCount: Int { made.load(ordering: .relaxed) }
+    package var madeCount: Int { made.load(ordering: .relaxed) }
 
     /// How many idle sandboxes the pool holds.
-    public var idleCount: Int { idle.withLock { $0.count } }
+    package var idleCount: Int { idle.withLock { $0.count } }
 }

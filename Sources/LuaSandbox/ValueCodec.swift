@@ -38,6 +38,8 @@ enum ValueCodec {
         case .lockedCopy(let table):
             writer.tag(PSS_TAG_LOCKED)
             write(.table(table), into: &writer)
+        case .encoded(let written):
+            writer.bytes.append(contentsOf: written.bytes)
         }
     }
 

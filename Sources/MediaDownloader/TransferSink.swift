@@ -9,7 +9,7 @@ import Synchronization
 ///
 /// The downloader makes one sink per request it sends; transports only call its methods.
 /// All methods may be called from any thread; calls after the end are ignored.
-public final class TransferSink: Sendable {
+public final class TransferSink: TransferReceiver {
     /// How one transfer ended.
     enum Outcome: Sendable {
         /// A redirect response, to be followed (or refused) by the downloader.
@@ -154,7 +154,7 @@ public final class TransferSink: Sendable {
                 continuation.resume(returning: pending)
                 return
             }
-            let handle = transport.startTransfer(of: url, to: self)
+            let handle = transport.startTransfer(TransferRequest(url: url), to: self)
             let cancelNow = state.withLock { state -> Bool in
                 if case .done = state.phase { return true }
                 state.handle = handle

@@ -1,18 +1,66 @@
 import Foundation
 
-/// The seam between the downloader and the network: something that performs one HTTP GET
-/// without following redirects and streams what it gets to a ``TransferSink``.
+/// The seam between the host and the network, for downloads and posts alike: something that
+/// sends one HTTP request without following redirects and streams the response to a
+/// ``TransferReceiver``.
 ///
-/// A transport reports, in this order, the response head (``TransferSink/receive(head:)``),
-/// the body in chunks in order (``TransferSink/receive(chunk:)``), and the end
-/// (``TransferSink/finish(error:)``, with nil for a complete body). It stops sending when a
+/// A transport reports, in this order, the response head (``TransferReceiver/receive(head:)``),
+/// the body in chunks in order (``TransferReceiver/receive(chunk:)``), and the end
+/// (``TransferReceiver/finish(error:)``, with nil for a complete body). It stops sending when a
 /// call returns false or when the returned handle is cancelled. Everything else — redirects,
-/// the download policy, size limits, typing, timeouts, the deadline, cancellation and removing
-/// partial files — is the downloader's, the same for every transport.
+/// the policies, size limits, typing, timeouts, the deadline, cancellation and removing
+/// partial files — is the receiver's and its caller's, the same for every transport.
+///
+/// The network is ``URLSessionTransport``; ``OfflineTransport`` fails every request; a table
+/// of answers (fixtures) answers the requests it covers (``covers(_:)``) and leaves the rest
+/// to the transport after it.
 public protocol Transport: Sendable {
-    /// Starts a GET of `url` that reports to `sink`, and returns a handle that cancels it.
-    /// A redirect response is reported as it is, not followed.
-    func startTransfer(of url: URL, to sink: TransferSink) -> any TransferHandle
+    /// Whether this transport answers `request`; the network answers every request, a table of
+    /// answers only those it lists. True unless a transport says otherwise.
+    func covers(_ request: TransferRequest) -> Bool
+
+    /// Sends `request`, reporting to `receiver`, and returns a handle that cancels it. A
+    /// redirect response is reported as it is, not followed.
+    func startTransfer(_ request: TransferRequest, to receiver: any TransferReceiver) -> any TransferHandle
+}
+
+extension Transport {
+    /// Every request.
+    public func covers(_ request: TransferRequest) -> Bool { true }
+}
+
+/// One HTTP request a transport sends: a download's `GET`, or a post's `POST` or `PUT` with
+/// its headers and body. The body is bounded by whoever makes the request (`http.post`: 64 KB);
+/// the response by its receiver, which stops the transfer past its limit.
+public struct TransferRequest: Sendable, Hashable {
+    /// Where the request goes.
+    public var url: URL
+    /// `GET`, `POST` or `PUT`.
+    public var method: String
+    /// Headers to send (the transport may add its own, e.g. `Accept-Encoding: identity`).
+    public var headers: [String: String]
+    /// The body; empty for a `GET`.
+    public var body: [UInt8]
+
+    /// A request; a `GET` of `url` by default.
+    public init(url: URL, method: String = "GET", headers: [String: String] = [:], body: [UInt8] = []) {
+        self.url = url
+        self.method = method
+        self.headers = headers
+        self.body = body
+    }
+}
+
+/// Where a ``Transport`` delivers one response: a download's ``TransferSink`` (to a file),
+/// or a post's bounded buffer. All methods may be called from any thread; calls after the end
+/// are ignored.
+public protocol TransferReceiver: Sendable {
+    /// Takes the response head; false when the transfer should stop.
+    func receive(head: ResponseHead) -> Bool
+    /// Takes the next chunk of the body; false when the transfer should stop.
+    func receive(chunk: Data) -> Bool
+    /// Ends the transfer: nil when the whole body arrived, else why it failed.
+    func finish(error: DownloadError?)
 }
 
 /// A transfer in flight that can be cancelled.

@@ -5,8 +5,8 @@ import FoundationNetworking
 import Synchronization
 
 /// The real network: `URLSession` data tasks (libcurl underneath on Linux, the same API an iOS
-/// build uses), whose delegate hands each chunk to the ``TransferSink`` as it arrives, so the
-/// body goes to disk and never gathers in memory (the delegate queue is a
+/// build uses), for downloads and posts alike, whose delegate hands each chunk to the
+/// ``TransferReceiver`` as it arrives, so a download's body goes to disk and never gathers in memory (the delegate queue is a
 /// ``BoundedDelegateQueue``, which holds libcurl back while the delegate catches up). Redirects are not followed here: the
 /// response is handed on for the downloader to check against its policy.
 public final class URLSessionTransport: Transport {
@@ -41,13 +41,16 @@ public final class URLSessionTransport: Transport {
         return configuration
     }
 
-    /// Starts a data task for `url` whose events go to `sink`.
-    public func startTransfer(of url: URL, to sink: TransferSink) -> any TransferHandle {
-        var request = URLRequest(url: url)
-        request.httpMethod = "GET"
-        request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
-        let task = session.dataTask(with: request)
-        router.register(sink, for: task)
+    /// Starts a data task for `request` whose events go to `receiver`. The response comes as
+    /// sent (`Accept-Encoding: identity`), so that its bytes are what size limits count.
+    public func startTransfer(_ request: TransferRequest, to receiver: any TransferReceiver) -> any TransferHandle {
+        var urlRequest = URLRequest(url: request.url)
+        urlRequest.httpMethod = request.method
+        for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
+        if !request.body.isEmpty { urlRequest.httpBody = Data(request.body) }
+        urlRequest.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
+        let task = session.dataTask(with: urlRequest)
+        router.register(receiver, for: task)
         task.resume()
         return DataTaskHandle(task: task)
     }
@@ -67,13 +70,13 @@ private struct DataTaskHandle: TransferHandle {
 
 /// The session's delegate: routes each task's events to its sink.
 private final class SessionRouter: NSObject, URLSessionDataDelegate, Sendable {
-    private let sinks = Mutex<[Int: TransferSink]>([:])
+    private let sinks = Mutex<[Int: any TransferReceiver]>([:])
 
-    func register(_ sink: TransferSink, for task: URLSessionTask) {
+    func register(_ sink: any TransferReceiver, for task: URLSessionTask) {
         sinks.withLock { $0[task.taskIdentifier] = sink }
     }
 
-    private func sink(for task: URLSessionTask) -> TransferSink? {
+    private func sink(for task: URLSessionTask) -> (any TransferReceiver)? {
         sinks.withLock { $0[task.taskIdentifier] }
     }
 

@@ -1,16 +1,22 @@
 /// The image of an action's button (`UNNotificationActionIcon`): an SF Symbol by its system
 /// name, or an image of the app's asset catalog by its name.
-public enum ActionIcon: Sendable, Hashable {
+public enum ActionIcon: Sendable, Hashable, JSONWritable {
     /// `UNNotificationActionIcon(systemImageName:)`: `{system = "trash"}`.
     case system(String)
     /// `UNNotificationActionIcon(templateImageName:)`: `{template = "reply-icon"}`.
     case template(String)
 
-    /// The icon as JSON: `{"system": NAME}` or `{"template": NAME}`.
-    public var jsonValue: JSONValue {
+    /// Writes the icon: `{"system": NAME}` or `{"template": NAME}`.
+    public func write(into sink: inout some JSONSink) {
+        sink.beginObject()
         switch self {
-        case .system(let name): .object(["system": .string(name)])
-        case .template(let name): .object(["template": .string(name)])
+        case .system(let name):
+            sink.key("system")
+            sink.write(string: name)
+        case .template(let name):
+            sink.key("template")
+            sink.write(string: name)
         }
+        sink.endObject()
     }
 }

@@ -1,5 +1,5 @@
 /// The thumbnail options of an attachment (`UNNotificationAttachmentOptions…Key`).
-public struct AttachmentOptions: Sendable, Hashable, Codable {
+public struct AttachmentOptions: Sendable, Hashable, Codable, JSONWritable {
     /// The part of an image to show as the thumbnail, in unit coordinates (each 0…1).
     public struct ClippingRect: Sendable, Hashable, Codable {
         /// The left edge, 0…1.
@@ -56,22 +56,26 @@ public struct AttachmentOptions: Sendable, Hashable, Codable {
 
     static let timeRequirement = "thumbnailTime must be a number of seconds >= 0"
 
-    /// The options as JSON: only the ones set, the rectangle as `{x, y, width, height}`.
-    public var jsonValue: JSONValue {
-        var members: [String: JSONValue] = [:]
-        if let thumbnailHidden { members["thumbnailHidden"] = .bool(thumbnailHidden) }
-        if let rect = thumbnailClippingRect {
-            members["thumbnailClippingRect"] = [
-                "x": .number(rect.x), "y": .number(rect.y), "width": .number(rect.width), "height": .number(rect.height),
-            ]
+    /// Writes the options: only the ones set, the rectangle as `{x, y, width, height}`.
+    public func write(into sink: inout some JSONSink) {
+        sink.beginObject()
+        if let thumbnailHidden {
+            sink.key("thumbnailHidden")
+            sink.write(bool: thumbnailHidden)
         }
-        if let thumbnailTime { members["thumbnailTime"] = .number(thumbnailTime) }
-        return .object(members)
+        if let rect = thumbnailClippingRect {
+            sink.key("thumbnailClippingRect")
+            sink.beginObject()
+            for (side, number) in [("x", rect.x), ("y", rect.y), ("width", rect.width), ("height", rect.height)] {
+                sink.key(side)
+                sink.write(number: number)
+            }
+            sink.endObject()
+        }
+        if let thumbnailTime {
+            sink.key("thumbnailTime")
+            sink.write(number: thumbnailTime)
+        }
+        sink.endObject()
     }
-
-    /// The order in which ``jsonValue`` is written.
-    public static let jsonKeyOrder = JSONKeyOrder(
-        first: ["thumbnailHidden", "thumbnailClippingRect", "thumbnailTime"],
-        nested: ["thumbnailClippingRect": JSONKeyOrder(first: ["x", "y", "width", "height"])]
-    )
 }

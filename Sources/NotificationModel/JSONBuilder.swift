@@ -52,10 +52,20 @@ public protocol JSONBuilder {
     /// long text cannot run past a limit of the caller's. True ends the read with
     /// ``JSONReadError/Problem/stopped``. A builder that never stops need not implement it.
     mutating func shouldStop() -> Bool
+
+    /// Told, for each member of the top-level object, before it is added: how many bytes its
+    /// value's text holds without the whitespace between tokens — its size as sent, as APNs
+    /// counts a payload — measured in the one read of the text. A builder that has no use for
+    /// it need not implement it.
+    mutating func measured(_ key: Key, sentBytes: Int)
 }
 
 extension JSONBuilder {
     /// Never stops.
     @inlinable
     public mutating func shouldStop() -> Bool { false }
+
+    /// Keeps nothing.
+    @inlinable
+    public mutating func measured(_ key: Key, sentBytes: Int) {}
 }

@@ -21,6 +21,8 @@ public struct JSONKeyOrder: Sendable, Hashable {
     public var nested: [String: JSONKeyOrder]
     /// The keys of ``first``, to tell the others quickly.
     private(set) var preferred: Set<String>
+    /// Whether keys go as the dictionaries hold them (``unordered``).
+    public private(set) var isUnordered = false
 
     /// Creates an order with preferred keys and orders for nested values.
     public init(first: [String] = [], nested: [String: JSONKeyOrder] = [:]) {
@@ -42,9 +44,18 @@ public struct JSONKeyOrder: Sendable, Hashable {
     /// Every object's keys sorted.
     public static let sorted = JSONKeyOrder()
 
+    /// Every object's keys in the order its dictionary holds them, unsorted: for a sink that
+    /// keeps no order (a ``JSONValue``, a Lua table), where sorting would be wasted.
+    public static let unordered: JSONKeyOrder = {
+        var order = JSONKeyOrder()
+        order.isUnordered = true
+        return order
+    }()
+
     /// The order for the value under `key`.
     public func child(_ key: String) -> JSONKeyOrder {
-        nested.isEmpty ? .sorted : nested[key] ?? .sorted
+        if isUnordered { return self }
+        return nested.isEmpty ? .sorted : nested[key] ?? .sorted
     }
 
     /// `keys` in this order: the preferred keys that are present, then the rest sorted.

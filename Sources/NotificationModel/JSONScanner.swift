@@ -74,6 +74,8 @@ struct JSONScan<Builder: JSONBuilder> {
     @usableFromInline var values = 0
     /// Too-deep parts skipped (``JSONScanner/readSkippingTooDeep(_:into:maximumDepth:)``).
     @usableFromInline var skipped = 0
+    /// Whitespace bytes skipped between tokens so far, for ``JSONBuilder/measured(_:sentBytes:)``.
+    @usableFromInline var spaces = 0
     /// The bytes of a string with escapes, resolved; reused from string to string.
     @usableFromInline var scratch: [UInt8] = []
 
@@ -106,11 +108,13 @@ struct JSONScan<Builder: JSONBuilder> {
 
     @inlinable
     mutating func skipSpace() {
+        let start = index
         while index < bytes.count {
             let byte = bytes[index]
-            guard byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 else { return }
+            guard byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 else { break }
             index &+= 1
         }
+        spaces &+= index &- start
     }
 
     @inlinable
@@ -215,7 +219,9 @@ struct JSONScan<Builder: JSONBuilder> {
             index &+= 1
             skipSpace()
             let skippedBefore = skipped
+            let start = index, spacesBefore = spaces
             let member = try value()
+            if topLevel { builder.measured(key, sentBytes: (index &- start) &- (spaces &- spacesBefore)) }
             // A member of the top-level object that held a too-deep part is left out.
             if !topLevel || skipped == skippedBefore {
                 builder.add(member, for: key, to: &members)

@@ -14,34 +14,59 @@ extension JSONValue {
     /// - Throws: ``JSONError`` starting `not valid JSON`, positions counted from 0
     ///   (``JSONReadError/Style/text``).
     public init(jsonData data: Data) throws(JSONError) {
-        let read = data.withUnsafeBytes { raw -> Result<JSONValue, JSONReadError> in
-            let bytes = raw.bindMemory(to: UInt8.self)
-            if bytes.count >= 2, bytes[0] == 0 || bytes[1] == 0 || (bytes[0] == 0xFE && bytes[1] == 0xFF) || (bytes[0] == 0xFF && bytes[1] == 0xFE) {
-                return .failure(JSONReadError(.notUTF8, at: 0))
-            }
-            var builder = Builder()
-            do throws(JSONReadError) {
-                return .success(try JSONScanner.read(bytes, into: &builder, maximumDepth: Self.maximumDepth, allowingByteOrderMark: true))
-            } catch {
-                return .failure(error)
-            }
-        }
+        let read = data.withUnsafeBytes { raw in Self.read(raw.bindMemory(to: UInt8.self)) }
         switch read {
         case .success(let value): self = value
         case .failure(let error): throw JSONError("not valid JSON: \(error.message(.text))")
         }
     }
 
+    /// Reads JSON text given as its UTF-8 bytes, where they are; see ``init(jsonData:)``.
+    public init(jsonUTF8 bytes: some Collection<UInt8>) throws(JSONError) {
+        let read = bytes.withContiguousStorageIfAvailable(Self.read) ?? Array(bytes).withUnsafeBufferPointer(Self.read)
+        switch read {
+        case .success(let value): self = value
+        case .failure(let error): throw JSONError("not valid JSON: \(error.message(.text))")
+        }
+    }
+
+    private static func read(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<JSONValue, JSONReadError> {
+        if bytes.count >= 2, bytes[0] == 0 || bytes[1] == 0 || (bytes[0] == 0xFE && bytes[1] == 0xFF) || (bytes[0] == 0xFF && bytes[1] == 0xFE) {
+            return .failure(JSONReadError(.notUTF8, at: 0))
+        }
+        var builder = Builder()
+        do throws(JSONReadError) {
+            return .success(try JSONScanner.read(bytes, into: &builder, maximumDepth: Self.maximumDepth, allowingByteOrderMark: true))
+        } catch {
+            return .failure(error)
+        }
+    }
+
     /// Reads JSON text given as a string; see ``init(jsonData:)``.
     public init(jsonString string: String) throws(JSONError) {
-        try self.init(jsonData: Data(string.utf8))
+        try self.init(jsonUTF8: string.utf8)
     }
 
     /// Builds ``JSONValue``s for ``JSONScanner``: an object is a dictionary, so of a repeated
     /// key the last value counts.
     public struct Builder: JSONBuilder {
-        /// A builder.
-        public init() {}
+        /// The member of the top-level object whose size as sent is kept (a `serve` line's
+        /// `payload`), or nil.
+        public let measuring: String?
+        /// The size as sent of ``measuring``'s value (the largest, when the key is written more
+        /// than once), once read; nil when the object had no such member.
+        public private(set) var sentSize: Int?
+
+        /// A builder; `measuring` names a member of the top-level object whose size as sent
+        /// (``sentSize``) it keeps.
+        public init(measuring: String? = nil) {
+            self.measuring = measuring
+        }
+
+        /// Keeps the size of ``measuring``'s value.
+        public mutating func measured(_ key: String, sentBytes: Int) {
+            if key == measuring { sentSize = max(sentSize ?? 0, sentBytes) }
+        }
 
         @inlinable public func null() -> JSONValue { .null }
         @inlinable public func bool(_ value: Bool) -> JSONValue { .bool(value) }

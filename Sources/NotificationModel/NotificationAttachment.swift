@@ -2,7 +2,7 @@ import Foundation
 
 /// A file attached to a notification (`UNNotificationAttachment`), checked against Apple's
 /// type and size rules when it is made.
-public struct NotificationAttachment: Sendable, Hashable, Codable {
+public struct NotificationAttachment: Sendable, Hashable, Codable, JSONWritable {
     /// The attachment's identifier.
     public let identifier: String
     /// The uniform type identifier of the file (`public.jpeg`, …).
@@ -70,24 +70,22 @@ public struct NotificationAttachment: Sendable, Hashable, Codable {
         URL(fileURLWithPath: path).absoluteString
     }
 
-    /// The attachment as JSON: `{identifier, type, url, size, options}`, options left out
-    /// when none is set.
-    public var jsonValue: JSONValue {
-        var members: [String: JSONValue] = [
-            "identifier": .string(identifier),
-            "type": .string(type),
-            "url": .string(url),
-            "size": .integer(Int64(size)),
-        ]
+    /// Writes the attachment: `{identifier, type, url, size, options}`, options left out when
+    /// none is set.
+    public func write(into sink: inout some JSONSink) {
+        sink.beginObject()
+        sink.key("identifier")
+        sink.write(string: identifier)
+        sink.key("type")
+        sink.write(string: type)
+        sink.key("url")
+        sink.write(string: url)
+        sink.key("size")
+        sink.write(integer: Int64(size))
         if !options.isEmpty {
-            members["options"] = options.jsonValue
+            sink.key("options")
+            options.write(into: &sink)
         }
-        return .object(members)
+        sink.endObject()
     }
-
-    /// The order in which ``jsonValue`` is written.
-    public static let jsonKeyOrder = JSONKeyOrder(
-        first: ["identifier", "type", "url", "size", "options"],
-        nested: ["options": AttachmentOptions.jsonKeyOrder]
-    )
 }

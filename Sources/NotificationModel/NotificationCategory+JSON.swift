@@ -1,6 +1,6 @@
 import Foundation
 
-extension NotificationCategory {
+extension NotificationCategory: JSONWritable {
     /// Reads a category in the shape `categories.register` takes and fixtures declare:
     /// `{identifier, actions: [{identifier, title, options, textInput: {buttonTitle, placeholder},
     /// icon: {system | template}}], options, intentIdentifiers, hiddenPreviewsBodyPlaceholder,
@@ -67,49 +67,58 @@ extension NotificationCategory {
         }
     }
 
-    /// The category in the shape ``init(json:)`` reads: `actions` and `options` always present;
-    /// `intentIdentifiers` when not empty, the two texts when set; `textInput` and `icon` only
-    /// on actions that have them.
-    public var jsonValue: JSONValue {
-        var members: [String: JSONValue] = [
-            "identifier": .string(identifier),
-            "actions": .array(actions.map(\.jsonValue)),
-            "options": .array(options.map { .string($0.rawValue) }),
-        ]
-        if !intentIdentifiers.isEmpty { members["intentIdentifiers"] = .array(intentIdentifiers.map { .string($0) }) }
-        if let hiddenPreviewsBodyPlaceholder { members["hiddenPreviewsBodyPlaceholder"] = .string(hiddenPreviewsBodyPlaceholder) }
-        if let categorySummaryFormat { members["categorySummaryFormat"] = .string(categorySummaryFormat) }
-        return .object(members)
+    /// Writes the category in the shape ``init(json:)`` reads: `actions` and `options` always
+    /// present; `intentIdentifiers` when not empty, the two texts when set.
+    public func write(into sink: inout some JSONSink) {
+        sink.beginObject()
+        sink.key("identifier")
+        sink.write(string: identifier)
+        sink.key("actions")
+        sink.write(array: actions)
+        sink.key("options")
+        sink.write(strings: options.map(\.rawValue))
+        if !intentIdentifiers.isEmpty {
+            sink.key("intentIdentifiers")
+            sink.write(strings: intentIdentifiers)
+        }
+        if let hiddenPreviewsBodyPlaceholder {
+            sink.key("hiddenPreviewsBodyPlaceholder")
+            sink.write(string: hiddenPreviewsBodyPlaceholder)
+        }
+        if let categorySummaryFormat {
+            sink.key("categorySummaryFormat")
+            sink.write(string: categorySummaryFormat)
+        }
+        sink.endObject()
     }
-
-    /// The order in which ``jsonValue`` is written.
-    public static let jsonKeyOrder = JSONKeyOrder(
-        first: ["identifier", "actions", "options", "intentIdentifiers", "hiddenPreviewsBodyPlaceholder", "categorySummaryFormat"],
-        nested: ["actions": NotificationAction.jsonKeyOrder]
-    )
 }
 
-extension NotificationAction {
-    /// The action as JSON: `{identifier, title, options, textInput, icon}`, `textInput` and
+extension NotificationAction: JSONWritable {
+    /// Writes the action: `{identifier, title, options, textInput, icon}`, `textInput` and
     /// `icon` only when set.
-    public var jsonValue: JSONValue {
-        var members: [String: JSONValue] = [
-            "identifier": .string(identifier),
-            "title": .string(title),
-            "options": .array(options.map { .string($0.rawValue) }),
-        ]
+    public func write(into sink: inout some JSONSink) {
+        sink.beginObject()
+        sink.key("identifier")
+        sink.write(string: identifier)
+        sink.key("title")
+        sink.write(string: title)
+        sink.key("options")
+        sink.write(strings: options.map(\.rawValue))
         if let textInput {
-            members["textInput"] = ["buttonTitle": .string(textInput.buttonTitle), "placeholder": .string(textInput.placeholder)]
+            sink.key("textInput")
+            sink.beginObject()
+            sink.key("buttonTitle")
+            sink.write(string: textInput.buttonTitle)
+            sink.key("placeholder")
+            sink.write(string: textInput.placeholder)
+            sink.endObject()
         }
-        if let icon { members["icon"] = icon.jsonValue }
-        return .object(members)
+        if let icon {
+            sink.key("icon")
+            icon.write(into: &sink)
+        }
+        sink.endObject()
     }
-
-    /// The order in which ``jsonValue`` is written.
-    public static let jsonKeyOrder = JSONKeyOrder(
-        first: ["identifier", "title", "options", "textInput", "icon"],
-        nested: ["textInput": JSONKeyOrder(first: ["buttonTitle", "placeholder"])]
-    )
 }
 
 extension NotificationCategory: Codable {

@@ -59,27 +59,13 @@ extension NotificationContent {
         ContentField(rawValue: name).flatMap { value(of: $0) }
     }
 
-    /// A field's value; nil when the field is unset. `attachments` is a fresh array of
-    /// their JSON forms, `sound` its JSON form (see ``NotificationSound/jsonValue``).
+    /// A field's value as the content's JSON holds it (``write(_:into:)``); nil when the field
+    /// is unset. `attachments` is a fresh array of their JSON forms, `sound` its JSON form.
     public func value(of field: ContentField) -> JSONValue? {
-        switch field {
-        case .title: .string(title)
-        case .subtitle: .string(subtitle)
-        case .body: .string(body)
-        case .badge: badge.map { .integer(Int64($0)) }
-        case .sound: sound?.jsonValue
-        case .categoryIdentifier: .string(categoryIdentifier)
-        case .threadIdentifier: .string(threadIdentifier)
-        case .targetContentIdentifier: targetContentIdentifier.map(JSONValue.string)
-        case .interruptionLevel: .string(interruptionLevel.rawValue)
-        case .relevanceScore: .number(relevanceScore)
-        case .filterCriteria: filterCriteria.map(JSONValue.string)
-        case .launchImageName: .string(launchImageName)
-        case .summaryArgument: .string(summaryArgument)
-        case .summaryArgumentCount: .integer(Int64(summaryArgumentCount))
-        case .userInfo: .object(userInfo)
-        case .attachments: .array(attachments.map(\.jsonValue))
-        }
+        var sink = JSONValueSink()
+        write(field, into: &sink)
+        if sink.value.isNull { return Optional.none }  // `nil` alone would be JSON's null
+        return sink.value
     }
 
     // MARK: Checks

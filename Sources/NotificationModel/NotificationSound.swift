@@ -1,6 +1,6 @@
 /// The sound a notification plays (`UNNotificationSound`), in the two forms a payload's
 /// `aps.sound` takes.
-public enum NotificationSound: Sendable, Hashable, Codable {
+public enum NotificationSound: Sendable, Hashable, Codable, JSONWritable {
     /// A sound by name: `"default"` for the system sound, or a file in the app's bundle.
     case named(String)
     /// The dictionary form: a named sound, whether it is a critical alert, and its volume
@@ -15,21 +15,25 @@ public enum NotificationSound: Sendable, Hashable, Codable {
         }
     }
 
-    /// The sound as the result shows it: the name, or `{name, critical, volume}` with
+    /// Writes the sound as the result shows it: the name, or `{name, critical, volume}` with
     /// `critical` a boolean and `volume` left out when nil.
-    public var jsonValue: JSONValue {
+    public func write(into sink: inout some JSONSink) {
         switch self {
         case .named(let name):
-            return .string(name)
+            sink.write(string: name)
         case .dictionary(let name, let critical, let volume):
-            var members: [String: JSONValue] = ["name": .string(name), "critical": .bool(critical)]
-            if let volume { members["volume"] = .number(volume) }
-            return .object(members)
+            sink.beginObject()
+            sink.key("name")
+            sink.write(string: name)
+            sink.key("critical")
+            sink.write(bool: critical)
+            if let volume {
+                sink.key("volume")
+                sink.write(number: volume)
+            }
+            sink.endObject()
         }
     }
-
-    /// The order in which the dictionary form of ``jsonValue`` is written.
-    public static let jsonKeyOrder = JSONKeyOrder(first: ["name", "critical", "volume"])
 
     /// The sound of a payload's `aps.sound` (already checked); nil for anything else.
     init?(apsSound value: JSONValue) {

@@ -17,8 +17,8 @@ public struct Payload: Sendable, Hashable {
     public let appBundleID: String?
     /// Problems that do not refuse the payload, for the host to log (one line each).
     public let warnings: [String]
-    /// The size of the payload as sent: its compact JSON in UTF-8, in bytes.
-    public let compactSize: Int
+    /// The size of the payload's compact JSON in UTF-8, in bytes.
+    public var compactSize: Int { JSONValue.object(userInfo).compactByteCount ?? 0 }
 
     /// Reads and checks a payload from JSON text.
     ///
@@ -59,31 +59,32 @@ public struct Payload: Sendable, Hashable {
     ///
     /// - Throws: ``PayloadError`` when the payload breaks a rule of SPEC §3.
     public init(userInfo: [String: JSONValue], appBundleID: String? = nil) throws(PayloadError) {
-        try self.init(userInfo: userInfo, appBundleID: appBundleID, sentSize: 0)
+        try self.init(userInfo: userInfo, appBundleID: appBundleID, sentSize: nil)
     }
 
-    /// Checks a payload whose text measured `sentSize` bytes as sent (0 when there was no
-    /// text): the larger of that and its compact JSON is what the size limit sees.
-    init(userInfo: [String: JSONValue], appBundleID: String?, sentSize: Int) throws(PayloadError) {
-        let compact: Int
-        if let count = JSONValue.object(userInfo).compactByteCount {
-            compact = count
+    /// Checks a payload whose text measured `sentSize` bytes as sent, or, without a text
+    /// (nil), its compact JSON: the one size the limit sees. A text's size is measured on the
+    /// text, so that a key written twice (of which a reader keeps one) counts with all its
+    /// bytes.
+    init(userInfo: [String: JSONValue], appBundleID: String?, sentSize: Int?) throws(PayloadError) {
+        let size: Int
+        if let sentSize {
+            size = sentSize
+        } else if let compact = JSONValue.object(userInfo).compactByteCount {
+            size = compact
         } else {
             do {
-                compact = try JSONValue.object(userInfo).jsonBytes().count
+                size = try JSONValue.object(userInfo).jsonBytes().count
             } catch {
                 throw PayloadError(.invalidJSON, "payload is not valid JSON: \(error.message)")
             }
         }
-        // a text's repeated keys are in its sent size only; escapes shrink in the compact one
-        let size = max(compact, sentSize)
         guard size <= Self.maximumSize else {
             throw PayloadError(.tooLarge, "payload too large: \(size) bytes, APNs allows \(Self.maximumSize)")
         }
         try APSValidator.validate(userInfo)
         self.userInfo = userInfo
         self.appBundleID = appBundleID
-        self.compactSize = compact
         self.warnings = NotificationModel.isMutableContent(userInfo) ? [] : [Self.missingMutableContentMessage]
     }
 

@@ -31,7 +31,7 @@ public enum PayloadLinter: Sendable {
     }
 
     /// The size, `aps` and `mutable-content` rules, each reported on its own.
-    static func errors(in object: [String: JSONValue], sentSize: Int = 0) -> [LintFinding] {
+    static func errors(in object: [String: JSONValue], sentSize: Int? = nil) -> [LintFinding] {
         var findings: [LintFinding] = []
         do {
             _ = try Payload(userInfo: object, appBundleID: nil, sentSize: sentSize)

@@ -1,3 +1,4 @@
+import FixtureTransports
 import Foundation
 import NotificationModel
 import ScriptHost
@@ -29,7 +30,7 @@ public struct Fixture: Sendable {
     /// `keys`, decoded from base64.
     public let keys: [String: [UInt8]]
     /// `media`: answers for downloads.
-    public let media: [String: MediaAnswer]
+    public let media: [String: FixtureMedia]
     /// `http`: answers for `http.post` by URL.
     public let http: [String: PostAnswer]
     /// `allowPost`: the hosts `http.post` may post to.

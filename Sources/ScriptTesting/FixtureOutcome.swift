@@ -10,6 +10,9 @@ public struct FixtureOutcome: Sendable {
     public let mismatches: [Mismatch]
     /// The result it was matched against.
     public let result: JSONValue
+    /// The result itself, when the request was delivered (not when its payload was refused):
+    /// what the verbose report prints, in the result's own key order.
+    let delivered: DeliveryResult?
 
     /// Whether the result matched.
     public var passed: Bool { mismatches.isEmpty }
@@ -28,7 +31,8 @@ public struct FixtureOutcome: Sendable {
         if let why = reasonLine { lines.append("  \(why)") }
         lines += mismatches.map { "  \($0)" }
         if verbose {
-            let json = (try? result.jsonString(keyOrder: DeliveryResult.keyOrder, prettyPrinted: true)) ?? "(the result cannot be written as JSON)"
+            let text = delivered.map { String(decoding: $0.prettyJSONBytes(newline: false), as: UTF8.self) } ?? (try? result.jsonString(prettyPrinted: true))
+            let json = text ?? "(the result cannot be written as JSON)"
             lines.append("  result:")
             lines += json.split(separator: "\n", omittingEmptySubsequences: false).map { "    \($0)" }
         }

@@ -107,22 +107,46 @@ public struct FixtureRunner: Sendable {
     /// A refused payload fails a fixture that does not expect an `error`, even one whose
     /// `expect` names nothing else, and the refusal is what it reports.
     public func run(_ fixture: Fixture, on host: ScriptHost) async throws(FixtureError) -> FixtureOutcome {
-        let result = try await resultJSON(fixture, on: host)
+        let answer = try await deliver(fixture, on: host)
+        let result = answer.json
         var mismatches = SubsetMatcher.mismatches(expected: fixture.expect, actual: result)
         if let refusal = result.objectValue?["error"], fixture.expect.objectValue?["error"] == nil {
             mismatches.append(Mismatch(path: "error", expected: "none", actual: (try? refusal.jsonString()) ?? "?"))
         }
-        return FixtureOutcome(fixture: fixture, mismatches: mismatches, result: result)
+        return FixtureOutcome(fixture: fixture, mismatches: mismatches, result: result, delivered: answer.result)
     }
 
     /// The result a fixture's request gets: the result object, or `{"error": why}` when its
     /// payload is refused.
     public func resultJSON(_ fixture: Fixture, on host: ScriptHost) async throws(FixtureError) -> JSONValue {
+        try await deliver(fixture, on: host).json
+    }
+
+    /// What a fixture's request got: its result, or why its payload was refused.
+    private enum Answer {
+        case delivered(DeliveryResult)
+        case refused(String)
+
+        var result: DeliveryResult? {
+            if case .delivered(let result) = self { return result }
+            return nil
+        }
+
+        /// The result object, or `{"error": why}`.
+        var json: JSONValue {
+            switch self {
+            case .delivered(let result): result.jsonValue
+            case .refused(let message): .object(["error": .string(message)])
+            }
+        }
+    }
+
+    private func deliver(_ fixture: Fixture, on host: ScriptHost) async throws(FixtureError) -> Answer {
         let payload: Payload
         do {
             payload = try fixture.loadPayload()
         } catch let refusal as PayloadError {
-            return .object(["error": .string(refusal.message)])
+            return .refused(refusal.message)
         } catch let error as FixtureError {
             throw error
         } catch {
@@ -141,12 +165,12 @@ public struct FixtureRunner: Sendable {
         }
         var request = NotificationRequest(
             payload: payload, app: fixture.app, identifier: fixture.identifier, locales: fixture.locales, limits: fixture.limits,
-            categories: fixture.categories, keys: fixture.keys, media: fixture.media,
-            http: fixture.http, allowPostHosts: fixture.allowPost, expiry: fixture.expiry)
+            categories: fixture.categories, keys: fixture.keys, allowPostHosts: fixture.allowPost, expiry: fixture.expiry)
         request.allowHTTPHosts = fixture.allowHTTPHosts
         request.strings = fixture.strings
-        if let installed { return await host.deliver(request, from: installed, baseline: .script(script)).jsonValue }
-        return await host.deliver(request, script: .script(script)).jsonValue
+        let answers = FixtureAnswers(media: fixture.media, http: fixture.http).requestAnswers
+        if let installed { return .delivered(await host.deliver(request, from: installed, baseline: .script(script), answers: answers)) }
+        return .delivered(await host.deliver(request, script: .script(script), answers: answers))
     }
 }
 

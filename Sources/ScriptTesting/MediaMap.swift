@@ -1,3 +1,4 @@
+import FixtureTransports
 import Foundation
 import NotificationModel
 import ScriptHost
@@ -14,9 +15,9 @@ public enum MediaMap {
     }
 
     /// The answers of a media map.
-    public static func answers(_ value: JSONValue, relativeTo folder: URL) throws(Problem) -> [String: MediaAnswer] {
+    public static func answers(_ value: JSONValue, relativeTo folder: URL) throws(Problem) -> [String: FixtureMedia] {
         guard case .object(let entries) = value else { throw Problem(message: "must be an object of URL: answer") }
-        var media: [String: MediaAnswer] = [:]
+        var media: [String: FixtureMedia] = [:]
         for (url, answer) in entries {
             media[url] = try self.answer(answer, url: url, folder: folder)
         }
@@ -25,7 +26,7 @@ public enum MediaMap {
 
     /// Reads a media map file (`--media-map`): its paths are relative to its own folder, and
     /// each file it names must be readable.
-    public static func answers(contentsOf file: URL) throws(Problem) -> [String: MediaAnswer] {
+    public static func answers(contentsOf file: URL) throws(Problem) -> [String: FixtureMedia] {
         guard let data = FileManager.default.contents(atPath: file.path) else { throw Problem(message: "cannot read the file") }
         let value: JSONValue
         do { value = try JSONValue(jsonData: data) } catch { throw Problem(message: error.message) }
@@ -38,11 +39,11 @@ public enum MediaMap {
         return media
     }
 
-    private static func answer(_ answer: JSONValue, url: String, folder: URL) throws(Problem) -> MediaAnswer {
+    private static func answer(_ answer: JSONValue, url: String, folder: URL) throws(Problem) -> FixtureMedia {
         func resolve(_ path: String) -> URL { URL(fileURLWithPath: path, relativeTo: folder).standardizedFileURL }
         switch answer {
         case .string(let path):
-            return MediaAnswer(file: resolve(path))
+            return FixtureMedia(file: resolve(path))
         case .object(let o):
             func problem(_ text: String) -> Problem { Problem(message: "entry for \(url): \(text)") }
             if let unknown = o.keys.sorted().first(where: { !["file", "status", "contentType", "delayMs", "sizeBytes"].contains($0) }) {
@@ -77,7 +78,7 @@ public enum MediaMap {
                 sizeBytes = Int(n)
             }
             if file == nil, status == 200 { throw problem("give a 'file' or a 'status'") }
-            return MediaAnswer(file: file, status: status, contentType: contentType, delayMs: delay, sizeBytes: sizeBytes)
+            return FixtureMedia(file: file, status: status, contentType: contentType, delayMs: delay, sizeBytes: sizeBytes)
         default:
             throw Problem(message: "entry for \(url) must be a file path or {file, status, contentType, delayMs, sizeBytes}")
         }

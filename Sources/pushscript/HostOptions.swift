@@ -123,18 +123,24 @@ enum HostOptions {
 
 /// `--media`, `--media-map`, `--offline` and `--media-dir`.
 extension HostOptions {
-    /// Adds the media answers (`--media-map` files first, then `--media`, a later answer for a
-    /// URL replacing an earlier one), the offline switch and the media directory.
-    static func applyMediaOptions(_ a: ParsedArguments, command: String, to configuration: inout HostConfiguration) throws(UsageError) {
+    /// The media answers: `--media-map` files first, then `--media`, a later answer for a URL
+    /// replacing an earlier one. They go to the host beside its configuration.
+    static func answers(_ a: ParsedArguments, command: String) throws(UsageError) -> FixtureAnswers {
+        var answers = FixtureAnswers()
         for path in a.all(mediaMap) {
-            do { configuration.media.merge(try MediaMap.answers(contentsOf: URL(fileURLWithPath: path))) { $1 } } catch {
+            do { answers.media.merge(try MediaMap.answers(contentsOf: URL(fileURLWithPath: path))) { $1 } } catch {
                 throw UsageError("pushscript \(command): --media-map \(path): \(error.message); give a JSON object as a fixture's \"media\"")
             }
         }
         for entry in a.all(media) {
             let (url, path) = try splitMedia(entry, command)
-            configuration.media[url] = MediaAnswer(file: URL(fileURLWithPath: path))
+            answers.answer(url, withFile: URL(fileURLWithPath: path))
         }
+        return answers
+    }
+
+    /// Sets the offline switch and the media directory.
+    static func applyMediaOptions(_ a: ParsedArguments, command: String, to configuration: inout HostConfiguration) throws(UsageError) {
         configuration.offline = a.flag(offline)
         if let dir = a.value(mediaDir) {
             configuration.mediaDirectory = try FolderArgument.existing(dir, mediaDir, command: command, give: "the folder of the app's media files")
@@ -163,6 +169,8 @@ struct DeliveryInput {
     let script: Script
     let request: NotificationRequest
     let configuration: HostConfiguration
+    /// The media answers and the request's post answers (`--media`, `--media-map`, `--http-map`).
+    let answers: FixtureAnswers
 
     /// Reads the two positionals and the options; a usage error names what is wrong.
     init(_ a: ParsedArguments, command: String) throws(UsageError) {
@@ -173,9 +181,16 @@ struct DeliveryInput {
         var request = NotificationRequest(
             payload: try readPayload(a.positionals[1], command: command), app: a.value(HostOptions.app),
             expiry: try HostOptions.expiry(a, command: command))
-        try RequestOptions.apply(a, command: command, to: &request)
+        var answers = try HostOptions.answers(a, command: command)
+        try RequestOptions.apply(a, command: command, to: &request, answers: &answers)
         self.request = request
+        self.answers = answers
         configuration = try HostOptions.configuration(a, command: command)
+    }
+
+    /// A host of `configuration` that answers from ``answers`` ahead of the network.
+    func host(_ configuration: HostConfiguration) -> ScriptHost {
+        ScriptHost(configuration: configuration, answers: answers.requestAnswers)
     }
 }
 

@@ -13,9 +13,9 @@ enum RequestOptions {
     /// The options in the order `--help` lists them.
     static let options = [identifier, httpMap]
 
-    /// Sets the request's identifier and post answers from the options (`--http-map` files in
-    /// order, a later answer for a URL replacing an earlier one).
-    static func apply(_ a: ParsedArguments, command: String, to request: inout NotificationRequest) throws(UsageError) {
+    /// Sets the request's identifier, and its post answers from the options (`--http-map` files
+    /// in order, a later answer for a URL replacing an earlier one).
+    static func apply(_ a: ParsedArguments, command: String, to request: inout NotificationRequest, answers: inout FixtureAnswers) throws(UsageError) {
         if let id = a.value(identifier) {
             guard !id.isEmpty else { throw UsageError("pushscript \(command): --identifier takes the request's apns-id, not an empty string") }
             request.identifier = id
@@ -24,7 +24,7 @@ enum RequestOptions {
             guard FileManager.default.isReadableFile(atPath: path) else {
                 throw UsageError("pushscript \(command): --http-map \(path): cannot read the file; check the path")
             }
-            do { request.http.merge(try HTTPMap.answers(contentsOf: URL(fileURLWithPath: path))) { $1 } } catch {
+            do { answers.http.merge(try HTTPMap.answers(contentsOf: URL(fileURLWithPath: path))) { $1 } } catch {
                 throw UsageError("pushscript \(command): --http-map \(path): \(error.message); give a JSON object as a fixture's \"http\"")
             }
         }

@@ -1,3 +1,4 @@
+import FixtureTransports
 import Foundation
 import MediaDownloader
 import Testing

@@ -78,7 +78,7 @@ import NotificationModel
         #expect(attachment.jsonValue == [
             "identifier": "pic.jpg", "type": "public.jpeg", "url": "file:///tmp/a/pic.jpg", "size": 48213,
         ])
-        #expect(try attachment.jsonValue.jsonString(keyOrder: NotificationAttachment.jsonKeyOrder)
+        #expect(try attachment.jsonString()
             == #"{"identifier":"pic.jpg","type":"public.jpeg","url":"file:///tmp/a/pic.jpg","size":48213}"#)
     }
 
@@ -106,7 +106,7 @@ import NotificationModel
         )
         let attachment = try NotificationAttachment(
             identifier: "clip", type: "public.mpeg-4", url: "file:///m/clip.mp4", size: 1, options: options)
-        #expect(try attachment.jsonValue.jsonString(keyOrder: NotificationAttachment.jsonKeyOrder)
+        #expect(try attachment.jsonString()
             == #"{"identifier":"clip","type":"public.mpeg-4","url":"file:///m/clip.mp4","size":1,"options":{"#
             + #""thumbnailHidden":false,"thumbnailClippingRect":{"x":0.1,"y":0.1,"width":0.8,"height":0.8},"thumbnailTime":3.0}}"#)
     }

@@ -60,7 +60,7 @@ import NotificationModel
             actions: [.init(identifier: "a", title: "A", options: [.foreground], textInput: .init(buttonTitle: "B", placeholder: "P"))],
             options: [.allowInCarPlay]
         )
-        #expect(try category.jsonValue.jsonString(keyOrder: NotificationCategory.jsonKeyOrder)
+        #expect(try category.jsonString()
             == #"{"identifier":"c","actions":[{"identifier":"a","title":"A","options":["foreground"],"#
             + #""textInput":{"buttonTitle":"B","placeholder":"P"}}],"options":["allowInCarPlay"]}"#)
     }

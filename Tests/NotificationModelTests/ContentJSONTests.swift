@@ -4,15 +4,15 @@ import NotificationModel
 
 @Suite struct ContentJSONTests {
     @Test func emptyContentShowsEveryFieldWithItsDefault() throws {
-        let text = try NotificationContent().jsonValue.jsonString(keyOrder: NotificationContent.jsonKeyOrder)
+        let text = try NotificationContent().jsonString()
         #expect(text == #"{"title":"","subtitle":"","body":"","badge":null,"sound":null,"categoryIdentifier":"","#
             + #""threadIdentifier":"","targetContentIdentifier":null,"interruptionLevel":"active","relevanceScore":0.0,"#
             + #""filterCriteria":null,"launchImageName":"","summaryArgument":"","summaryArgumentCount":0,"#
             + #""userInfo":{},"attachments":[]}"#)
     }
 
-    @Test func everyFieldIsPresent() {
-        let json = NotificationContent().toJSON()
+    @Test func everyFieldIsPresent() throws {
+        let json = try JSONValue(jsonString: NotificationContent().jsonString())
         #expect(json.objectValue?.keys.sorted() == ContentField.names.sorted())
         #expect(json == NotificationContent().jsonValue)
     }
@@ -37,7 +37,7 @@ import NotificationModel
         #expect(json["attachments"] == [
             ["identifier": "pic.jpg", "type": "public.jpeg", "url": "file:///tmp/pic.jpg", "size": 48213],
         ])
-        let text = try json.jsonString(keyOrder: NotificationContent.jsonKeyOrder)
+        let text = try content.jsonString()
         #expect(text.hasPrefix(#"{"title":"Super!","subtitle":"","body":"checkout my pic","badge":1,"sound":"default","#))
         #expect(text.hasSuffix(#""userInfo":{"aps":{"alert":{"body":"checkout my pic","title":"Super!"},"badge":1,"#
             + #""category":"myNotificationCategory","mutable-content":1,"sound":"default"}},"#
@@ -58,7 +58,7 @@ import NotificationModel
     @Test func soundDictionaryIsWrittenInItsOrder() throws {
         var content = NotificationContent()
         content.sound = .dictionary(name: "siren", critical: true, volume: 0.8)
-        let text = try content.jsonValue.jsonString(keyOrder: NotificationContent.jsonKeyOrder)
+        let text = try content.jsonString()
         #expect(text.contains(#""sound":{"name":"siren","critical":true,"volume":0.8}"#))
     }
 
@@ -66,7 +66,7 @@ import NotificationModel
         var content = NotificationContent()
         try content.set("badge", to: 2.0)
         try content.set("relevanceScore", to: 1)
-        let text = try content.jsonValue.jsonString(keyOrder: NotificationContent.jsonKeyOrder)
+        let text = try content.jsonString()
         #expect(text.contains(#""badge":2,"#))
         #expect(text.contains(#""relevanceScore":1.0,"#))
         #expect(text.contains(#""summaryArgumentCount":0,"#))

@@ -97,12 +97,22 @@ import NotificationModel
         #expect(message { try Payload(jsonData: Data(spaced.utf8)) } == "payload too large: \(sent) bytes, APNs allows 4096")
     }
 
+    /// The size as sent of the member `name` of `text`, measured as it is read.
+    func sentSize(ofMember name: String, in text: String) throws -> Int? {
+        var builder = JSONValue.Builder(measuring: name)
+        _ = try Array(text.utf8).withUnsafeBufferPointer { bytes in
+            try JSONScanner.read(bytes, into: &builder, maximumDepth: JSONValue.maximumDepth)
+        }
+        return builder.sentSize
+    }
+
     @Test func theSentSizeOfAMemberIsMeasuredOnItsText() throws {
-        let line = Data(#"{"id": 1, "payload": {"a": "x,}", "a": [1, {"b": 2}]}, "app": "x"}"#.utf8)
-        #expect(Payload.sentSize(ofMember: "payload", in: line) == #"{"a":"x,}","a":[1,{"b":2}]}"#.utf8.count)
-        #expect(Payload.sentSize(ofMember: "app", in: line) == 3)
-        #expect(Payload.sentSize(ofMember: "missing", in: line) == nil)
-        #expect(Payload.sentSize(ofMember: "payload", in: Data("[1]".utf8)) == nil)
+        let line = #"{"id": 1, "payload": {"a": "x,}", "a": [1, {"b": 2}]}, "app": "x"}"#
+        #expect(try sentSize(ofMember: "payload", in: line) == #"{"a":"x,}","a":[1,{"b":2}]}"#.utf8.count)
+        #expect(try sentSize(ofMember: "app", in: line) == 3)
+        #expect(try sentSize(ofMember: "missing", in: line) == nil)
+        #expect(try sentSize(ofMember: "payload", in: "[1]") == nil)
+        #expect(try sentSize(ofMember: "payload", in: #"{"payload": {"a": 1}, "payload": {"a": 1, "b": "long"}}"#) == #"{"a":1,"b":"long"}"#.utf8.count)
         #expect(message { try Payload(value: ["aps": [:]], sentSize: 5000) } == "payload too large: 5000 bytes, APNs allows 4096")
     }
 

@@ -1,3 +1,4 @@
+import FixtureTransports
 import Foundation
 import LuaSandbox
 import NotificationModel
@@ -9,9 +10,8 @@ import Testing
 @Suite(.serialized) struct AfterDeliveryTests {
     static let receipt = "https://receipts.example.com/r"
 
-    func request(http: [String: PostAnswer] = [:], limits: ScriptLimits? = nil) throws -> NotificationRequest {
-        NotificationRequest(
-            payload: try originalPayload(), app: "com.example.app", limits: limits, http: http, allowPostHosts: ["receipts.example.com"])
+    func request(limits: ScriptLimits? = nil) throws -> NotificationRequest {
+        NotificationRequest(payload: try originalPayload(), app: "com.example.app", limits: limits, allowPostHosts: ["receipts.example.com"])
     }
 
     func script(_ source: String) -> ScriptLookup { .script(Script(name: "rules.lua", source: source)) }
@@ -26,7 +26,7 @@ import Testing
 
     @Test func aSlowReceiptAfterDeliveryDoesNotHoldTheContentBack() async throws {
         let host = ScriptHost(configuration: HostConfiguration(offline: true))
-        let session = host.start(try request(http: [Self.receipt: PostAnswer(status: 202, delayMs: 2000)]), script: script(Self.receipting))
+        let session = host.start(try request(), script: script(Self.receipting), answers: answers(http: [Self.receipt: PostAnswer(status: 202, delayMs: 2000)]))
         let delivered = await session.delivered()
         #expect(delivered.outcome == .completed)
         #expect(delivered.content.title == "shown")
@@ -45,8 +45,7 @@ import Testing
 
     @Test func aReceiptToARealServerIsSentAfterDelivery() async throws {
         let server = try PostTestServer { _ in PostTestAnswer(status: 200, delayMs: 2000) }
-        let host = ScriptHost(configuration: HostConfiguration(allowPostHosts: ["receipts.example.com"]))
-        host.services.postRoute = server.route
+        let host = ScriptHost(configuration: HostConfiguration(allowPostHosts: ["receipts.example.com"]), network: server.transport)
         let session = host.start(
             NotificationRequest(payload: try originalPayload(), app: "com.example.app"), script: script(Self.receipting))
         let delivered = await session.delivered()
@@ -61,7 +60,7 @@ import Testing
 
     @Test func deliverReturnsTheFinishedResult() async throws {
         let host = ScriptHost(configuration: HostConfiguration(offline: true))
-        let result = await host.deliver(try request(http: [Self.receipt: PostAnswer(status: 200)]), script: script(Self.receipting))
+        let result = await host.deliver(try request(), script: script(Self.receipting), answers: answers(http: [Self.receipt: PostAnswer(status: 200)]))
         #expect(result.posts.map(\.after) == [true])
         #expect(result.stats.deliveredMs <= result.stats.wallMs)
     }
@@ -142,7 +141,7 @@ import Testing
 
     @Test func expiringDuringAfterDeliveryStopsItAndKeepsWhatWasDelivered() async throws {
         let host = ScriptHost(configuration: HostConfiguration(offline: true))
-        let session = host.start(try request(http: [Self.receipt: PostAnswer(status: 200, delayMs: 5000)]), script: script(Self.receipting))
+        let session = host.start(try request(), script: script(Self.receipting), answers: answers(http: [Self.receipt: PostAnswer(status: 200, delayMs: 5000)]))
         let delivered = await session.delivered()
         try await Task.sleep(for: .milliseconds(100))
         let expired = ContinuousClock.now

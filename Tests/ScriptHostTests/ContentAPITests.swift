@@ -1,3 +1,4 @@
+import FixtureTransports
 import Foundation
 import NotificationModel
 import Testing
@@ -71,7 +72,7 @@ import Testing
         let jpeg = try media.write("a.jpg", MediaFolder.jpeg)
         let png = try media.write("b.png", MediaFolder.png)
         let host = isolatedHost(out.url, media: [
-            "https://cdn.example.com/a.jpg": MediaAnswer(file: jpeg), "https://cdn.example.com/b.png": MediaAnswer(file: png),
+            "https://cdn.example.com/a.jpg": FixtureMedia(file: jpeg), "https://cdn.example.com/b.png": FixtureMedia(file: png),
         ])
         let result = try await deliver("""
             function didReceive(r, c)
@@ -97,7 +98,7 @@ import Testing
         let out = try MediaFolder()
         defer { media.remove(); out.remove() }
         let jpeg = try media.write("a.jpg", MediaFolder.jpeg)
-        let host = isolatedHost(out.url, media: ["https://cdn.example.com/a.jpg": MediaAnswer(file: jpeg)])
+        let host = isolatedHost(out.url, media: ["https://cdn.example.com/a.jpg": FixtureMedia(file: jpeg)])
         let result = try await deliver("""
             function didReceive(r, c)
               for i = 1, 20 do c:attach({path = "\(jpeg.path)"}, {identifier = "a" .. i}) end

@@ -1,3 +1,4 @@
+import FixtureTransports
 import Foundation
 import NotificationModel
 import Synchronization
@@ -18,16 +19,16 @@ import Testing
 
     /// Runs `count` deliveries, `width` at a time, timing each.
     static func race(
-        _ count: Int, width: Int, host: ScriptHost, request: @escaping @Sendable (Int) throws -> NotificationRequest, script: Script
+        _ count: Int, width: Int, host: ScriptHost, request: @escaping @Sendable (Int) throws -> (NotificationRequest, RequestAnswers?), script: Script
     ) async throws -> [(DeliveryResult, Duration)] {
         let requests = try (0..<count).map(request)
         var results: [(DeliveryResult, Duration)] = []
         for start in stride(from: 0, to: count, by: width) {
             let batch = await withTaskGroup(of: (DeliveryResult, Duration).self) { group in
-                for request in requests[start..<min(start + width, count)] {
+                for (request, answers) in requests[start..<min(start + width, count)] {
                     group.addTask {
                         let begin = ContinuousClock.now
-                        let result = await host.deliver(request, script: .script(script))
+                        let result = await host.deliver(request, script: .script(script), answers: answers)
                         return (result, ContinuousClock.now - begin)
                     }
                 }
@@ -62,7 +63,7 @@ import Testing
             // longer than the loop: setup, and three at once on few cores).
             let factor = 0.2 + 1.3 * Double((i * 37) % 240) / 240
             let n = Int(perMs * deadlineMs * factor)
-            return NotificationRequest(payload: try originalPayload(extra: #", "n": \#(n)"#), limits: Self.limits)
+            return (NotificationRequest(payload: try originalPayload(extra: #", "n": \#(n)"#), limits: Self.limits), nil)
         }, script: script)
 
         var completed = 0
@@ -139,8 +140,8 @@ import Testing
             // The delay is the deadline, or up to 6 ms short of it (the time the request takes to
             // reach the download), or 1 ms past it.
             let delay = deadlineMs + [0, -1, -2, -3, -4, -5, -6, 1][i % 8]
-            let media = ["https://cdn.example.com/slow.jpg": MediaAnswer(file: image, delayMs: delay)]
-            return NotificationRequest(payload: payload, limits: Self.limits, media: media)
+            let media = ["https://cdn.example.com/slow.jpg": FixtureMedia(file: image, delayMs: delay)]
+            return (NotificationRequest(payload: payload, limits: Self.limits), answers(media: media))
         }, script: script)
 
         var counts: [String: Int] = [:]

@@ -23,6 +23,16 @@ import Testing
         #expect(line.hasPrefix(#"{"outcome":"completed","content":{"title":"Hello","subtitle":"","body":"original!","badge":3,"#))
     }
 
+    /// The size is checked where the script is compiled, once: a script over 1 MiB is not run
+    /// and the original content is delivered.
+    @Test func aScriptOverTheSizeLimitIsNotRunAndTheOriginalIsDelivered() async throws {
+        let source = "function didReceive(r, c) c.title = 'ran' end\n--" + String(repeating: "x", count: Script.maximumSize)
+        let result = try await deliver(source)
+        #expect(result.outcome == .fallback)
+        #expect(result.reason == .init(kind: .load, message: "rules.lua is \(source.utf8.count) bytes; a script may have at most 1048576 (1 MiB)"))
+        #expect(result.content.title == "original")
+    }
+
     @Test func errorDeliversTheBestAttempt() async throws {
         let result = try await deliver("""
             function didReceive(request, content)

@@ -1,3 +1,4 @@
+import FixtureTransports
 import Foundation
 import NotificationModel
 import Testing
@@ -9,7 +10,7 @@ import Testing
         let out = try MediaFolder()
         defer { media.remove(); out.remove() }
         let jpeg = try media.write("pic.jpg", MediaFolder.jpeg)
-        let host = isolatedHost(out.url, media: ["https://cdn.example.com/pic": MediaAnswer(file: jpeg, contentType: "image/png")])
+        let host = isolatedHost(out.url, media: ["https://cdn.example.com/pic": FixtureMedia(file: jpeg, contentType: "image/png")])
         let result = try await deliver("""
             function didReceive(r, c)
               local file, err = download("https://cdn.example.com/pic")
@@ -41,9 +42,9 @@ import Testing
         let text = try media.write("notes.txt", Array("hello".utf8))
         let big = try media.write("big.png", MediaFolder.png + Array(repeating: 0, count: 20_000))
         let host = isolatedHost(out.url, media: [
-            "https://cdn.example.com/gone": MediaAnswer(status: 404),
-            "https://cdn.example.com/text": MediaAnswer(file: text),
-            "https://cdn.example.com/big.png": MediaAnswer(file: big),
+            "https://cdn.example.com/gone": FixtureMedia(status: 404),
+            "https://cdn.example.com/text": FixtureMedia(file: text),
+            "https://cdn.example.com/big.png": FixtureMedia(file: big),
         ])
         let result = try await deliver("""
             function didReceive(r, c)
@@ -103,7 +104,7 @@ import Testing
         defer { media.remove(); out.remove() }
         // 5,000,001 bytes: over audio's 5 MB, within image's 10 MB.
         let big = try media.write("big.png", MediaFolder.png + Array(repeating: 0, count: 5_000_001 - MediaFolder.png.count))
-        let host = isolatedHost(out.url, media: ["https://cdn.example.com/big.png": MediaAnswer(file: big)])
+        let host = isolatedHost(out.url, media: ["https://cdn.example.com/big.png": FixtureMedia(file: big)])
         let result = try await deliver("""
             function didReceive(r, c)
               local _, audio = download("https://cdn.example.com/big.png", {kinds = {"audio"}})
@@ -127,7 +128,7 @@ import Testing
         let out = try MediaFolder()
         defer { media.remove(); out.remove() }
         let jpeg = try media.write("pic.jpg", MediaFolder.jpeg)
-        let host = isolatedHost(out.url, media: ["https://cdn.example.com/pic.jpg": MediaAnswer(file: jpeg)])
+        let host = isolatedHost(out.url, media: ["https://cdn.example.com/pic.jpg": FixtureMedia(file: jpeg)])
         let result = try await deliver("""
             function didReceive(r, c)
               local got = {}
@@ -152,7 +153,7 @@ import Testing
         let out = try MediaFolder()
         defer { media.remove(); out.remove() }
         let jpeg = try media.write("pic.jpg", MediaFolder.jpeg)
-        let host = isolatedHost(out.url, media: ["https://cdn.example.com/slow.jpg": MediaAnswer(file: jpeg, delayMs: 3000)])
+        let host = isolatedHost(out.url, media: ["https://cdn.example.com/slow.jpg": FixtureMedia(file: jpeg, delayMs: 3000)])
         let start = ContinuousClock.now
         let result = try await deliver("""
             function didReceive(r, c)
@@ -178,9 +179,9 @@ import Testing
         let out = try MediaFolder()
         defer { media.remove(); out.remove() }
         let jpeg = try media.write("pic.jpg", MediaFolder.jpeg)
-        var table: [String: MediaAnswer] = [:]
-        for i in 0..<3 { table["https://cdn.example.com/\(i).jpg"] = MediaAnswer(file: jpeg, delayMs: 800) }
-        table["https://cdn.example.com/gone.jpg"] = MediaAnswer(status: 500)
+        var table: [String: FixtureMedia] = [:]
+        for i in 0..<3 { table["https://cdn.example.com/\(i).jpg"] = FixtureMedia(file: jpeg, delayMs: 800) }
+        table["https://cdn.example.com/gone.jpg"] = FixtureMedia(status: 500)
         let host = isolatedHost(out.url, media: table)
         let start = ContinuousClock.now
         let result = try await deliver("""

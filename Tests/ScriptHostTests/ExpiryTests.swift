@@ -1,3 +1,4 @@
+import FixtureTransports
 import Foundation
 import LuaSandbox
 import NotificationModel
@@ -29,7 +30,7 @@ import Testing
     func slowHost() throws -> (ScriptHost, MediaFolder) {
         let media = try MediaFolder()
         let file = try media.write("slow.jpg", MediaFolder.jpeg)
-        let host = isolatedHost(media.url.appendingPathComponent("attachments"), media: [Self.picture: MediaAnswer(file: file, delayMs: 5000)])
+        let host = isolatedHost(media.url.appendingPathComponent("attachments"), media: [Self.picture: FixtureMedia(file: file, delayMs: 5000)])
         return (host, media)
     }
 

@@ -4,13 +4,12 @@ import Testing
 @testable import ScriptHost
 
 /// `http.post` over a real connection: the policy is checked on the script's `https` URL, and
-/// the host's test route sends it to a server on 127.0.0.1 that the test starts.
+/// the network the test gives the host sends it to a server on 127.0.0.1 that the test starts.
 @Suite(.serialized) struct HTTPPostServerTests {
     static let receipt = "https://api.example.com/receipt?id=7"
 
     func deliver(_ source: String, to server: PostTestServer, limits: ScriptLimits? = nil) async throws -> DeliveryResult {
-        let host = ScriptHost(configuration: HostConfiguration(allowPostHosts: ["api.example.com"]))
-        host.services.postRoute = server.route
+        let host = ScriptHost(configuration: HostConfiguration(allowPostHosts: ["api.example.com"]), network: server.transport)
         let request = NotificationRequest(payload: try originalPayload(), app: "com.example.app", limits: limits)
         return await host.deliver(request, script: .script(Script(name: "rules.lua", source: source)))
     }

@@ -1,3 +1,4 @@
+import FixtureTransports
 import Foundation
 import NotificationModel
 import Testing
@@ -12,8 +13,8 @@ import Testing
         allow: Set<String> = ["api.example.com"], limits: ScriptLimits? = nil
     ) async throws -> DeliveryResult {
         let host = ScriptHost(configuration: HostConfiguration(allowPostHosts: allow, offline: true))
-        let request = NotificationRequest(payload: try originalPayload(), app: "com.example.app", limits: limits, http: answers)
-        return await host.deliver(request, script: .script(Script(name: "rules.lua", source: source)))
+        let request = NotificationRequest(payload: try originalPayload(), app: "com.example.app", limits: limits)
+        return await host.deliver(request, script: .script(Script(name: "rules.lua", source: source)), answers: ScriptHostTests.answers(http: answers))
     }
 
     /// A script that posts `body` (Lua) to `url` and writes what came back into the title.

@@ -26,7 +26,7 @@ struct HostBenchmarks {
         let hosted = try host.runtime(for: "a").pool(host.services).checkOut()
         await Self.measure("didReceive phase on this thread") {
             let run = RequestRun(identifier: "x", app: "a", locales: ["en"], limits: .default, content: NotificationContent(payload: payload),
-                                 keys: [:], media: [:], attachmentRoot: URL(fileURLWithPath: "/tmp/none"))
+                                 keys: [:], attachmentRoot: URL(fileURLWithPath: "/tmp/none"))
             _ = hosted.runMain(run, script: script)
         }
         await Self.measure("remove unattached files (none)") {
@@ -38,7 +38,7 @@ struct HostBenchmarks {
         await Self.measure("executor hop without a deadline") { _ = await executor.run(sandbox, deadline: nil) { _ in 1 } }
         await Self.measure("content from payload") { _ = NotificationContent(payload: payload) }
         let content = NotificationContent(payload: payload)
-        await Self.measure("content to JSON") { _ = content.toJSON() }
+        await Self.measure("content to JSON") { _ = content.jsonValue }
         await Self.measure("UUID") { _ = UUID().uuidString }
         let result = await host.deliver(request, script: .script(script))
         await Self.measure("result JSON line") { _ = result.jsonLine() }

@@ -1,3 +1,4 @@
+import FixtureTransports
 import Foundation
 import TestSupport
 import NotificationModel
@@ -45,9 +46,17 @@ struct MediaFolder {
     static let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Array(repeating: 0, count: 1000)
 }
 
-/// A host whose attachments go to a folder of the test's own, and that never uses the network.
-func isolatedHost(_ directory: URL, media: [String: MediaAnswer] = [:]) -> ScriptHost {
-    ScriptHost(configuration: HostConfiguration(media: media, attachmentDirectory: directory, offline: true))
+/// A host whose attachments go to a folder of the test's own, and that never uses the network:
+/// `media` answers its downloads.
+func isolatedHost(_ directory: URL, media: [String: FixtureMedia] = [:]) -> ScriptHost {
+    ScriptHost(configuration: HostConfiguration(attachmentDirectory: directory, offline: true), answers: answers(media: media))
+}
+
+/// Answers for downloads and posts, as a fixture's `media` and `http` give them; nil for none.
+func answers(media: [String: FixtureMedia] = [:], http: [String: PostAnswer] = [:]) -> RequestAnswers? {
+    guard !media.isEmpty || !http.isEmpty else { return nil }
+    let transport = FixtureTransport(media: media, posts: http)
+    return RequestAnswers(transport: transport, files: transport.files)
 }
 
 /// The files left under a folder (recursively).

@@ -1,4 +1,5 @@
 import Foundation
+import MediaDownloader
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -41,6 +42,13 @@ final class PostTestServer: Sendable {
 
     /// The requests received so far, in order.
     var received: [ReceivedPost] { log.received.withLock { $0 } }
+
+    /// The network as the test gives it to a host: the real one, with every request sent to
+    /// this server instead (same path and query).
+    var transport: any Transport { RoutedTransport(route: route, network: Self.network) }
+
+    /// One URLSession transport for the tests' servers, as a host keeps one.
+    static let network = URLSessionTransport()
 
     /// Where a post to `url` goes instead: this server, same path and query.
     var route: @Sendable (URL) -> URL {
@@ -113,5 +121,18 @@ private struct PostConnection {
             received.append(contentsOf: buffer[0..<count])
         }
         return nil
+    }
+}
+
+/// A network that sends every request to another address (`route`): what a test builds to
+/// reach its server on 127.0.0.1 while the host's policies see the script's own URL.
+struct RoutedTransport: Transport {
+    let route: @Sendable (URL) -> URL
+    let network: any Transport
+
+    func startTransfer(_ request: TransferRequest, to receiver: any TransferReceiver) -> any TransferHandle {
+        var routed = request
+        routed.url = route(request.url)
+        return network.startTransfer(routed, to: receiver)
     }
 }

@@ -1,3 +1,4 @@
+import FixtureTransports
 import Foundation
 import NotificationModel
 import Testing
@@ -39,9 +40,9 @@ private func actions(_ category: JSONValue) -> [[String: JSONValue]] {
     init() throws { folder = try MediaFolder() }
 
     func host(_ media: [String: [UInt8]] = [:], status: Int = 200) throws -> ScriptHost {
-        var answers: [String: MediaAnswer] = [:]
+        var answers: [String: FixtureMedia] = [:]
         for (index, (url, bytes)) in media.enumerated() {
-            answers[url] = MediaAnswer(file: try folder.write("m\(index)", bytes), status: status)
+            answers[url] = FixtureMedia(file: try folder.write("m\(index)", bytes), status: status)
         }
         return isolatedHost(folder.url.appendingPathComponent("attachments"), media: answers)
     }

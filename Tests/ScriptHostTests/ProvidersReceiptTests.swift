@@ -1,3 +1,4 @@
+import FixtureTransports
 import Foundation
 import NotificationModel
 import Testing
@@ -18,9 +19,8 @@ import Testing
             local providers = require "pushscript.providers"
             function didReceive(r, c) providers.apply(r, c, \(options)) end
             """
-        let request = NotificationRequest(
-            payload: try payload(), app: "com.example.app", http: [Self.url: PostAnswer(status: 200)])
-        return await host.deliver(request, script: .script(Script(name: "rules.lua", source: source)))
+        let request = NotificationRequest(payload: try payload(), app: "com.example.app")
+        return await host.deliver(request, script: .script(Script(name: "rules.lua", source: source)), answers: answers(http: [Self.url: PostAnswer(status: 200)]))
     }
 
     @Test func aReceiptIsPostedWhenAskedAndAllowed() async throws {
@@ -52,8 +52,8 @@ import Testing
     @Test func aFailingReceiptLeavesButtonsAndBadge() async throws {
         let host = ScriptHost(configuration: HostConfiguration(allowPostHosts: ["api.onesignal.com"], offline: true))
         let source = #"local p = require "pushscript.providers" function didReceive(r, c) p.apply(r, c, {receipts = {onesignal = {appId = "x"}}}) end"#
-        let request = NotificationRequest(payload: try payload(), app: "com.example.app", http: [Self.url: PostAnswer(status: 503)])
-        let result = await host.deliver(request, script: .script(Script(name: "rules.lua", source: source)))
+        let request = NotificationRequest(payload: try payload(), app: "com.example.app")
+        let result = await host.deliver(request, script: .script(Script(name: "rules.lua", source: source)), answers: answers(http: [Self.url: PostAnswer(status: 503)]))
         #expect(result.outcome == .completed)
         #expect(result.content.categoryIdentifier == "__onesignal__dynamic__n-1")
         #expect(result.content.badge == 1)
@@ -62,8 +62,8 @@ import Testing
 
     func deliver(_ source: String, answer: PostAnswer = PostAnswer(status: 200)) async throws -> DeliveryResult {
         let host = ScriptHost(configuration: HostConfiguration(allowPostHosts: ["api.onesignal.com"], offline: true))
-        let request = NotificationRequest(payload: try payload(), app: "com.example.app", http: [Self.url: answer])
-        return await host.deliver(request, script: .script(Script(name: "rules.lua", source: source)))
+        let request = NotificationRequest(payload: try payload(), app: "com.example.app")
+        return await host.deliver(request, script: .script(Script(name: "rules.lua", source: source)), answers: answers(http: [Self.url: answer]))
     }
 
     @Test func theReceiptWaitsForTheContentToBeDelivered() async throws {

@@ -1,3 +1,4 @@
+import FixtureTransports
 import Foundation
 import TestSupport
 import NotificationModel
@@ -23,8 +24,9 @@ private func preview(
 ) async throws -> (html: String, result: DeliveryResult) {
     let attachments = FileManager.default.temporaryDirectory.appendingPathComponent("pushscript-preview-test-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: attachments) }
-    let host = ScriptHost(configuration: HostConfiguration(
-        categories: categories, media: media.mapValues { MediaAnswer(file: $0) }, attachmentDirectory: attachments, offline: true))
+    let host = ScriptHost(
+        configuration: HostConfiguration(categories: categories, attachmentDirectory: attachments, offline: true),
+        answers: FixtureAnswers(media: media.mapValues { FixtureMedia(file: $0) }).requestAnswers)
     let request = NotificationRequest(payload: try Payload(jsonData: Data(payload.utf8)), app: "com.example.news")
     let result = await host.deliver(request, script: .script(Script(name: "rules.lua", source: source)))
     let page = NotificationPreview(result: result, app: "com.example.news", categories: host.categories(app: "com.example.news"), scriptName: "rules.lua")

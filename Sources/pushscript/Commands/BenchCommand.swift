@@ -55,7 +55,7 @@ enum BenchCommand: Command {
         let attachments = FileManager.default.temporaryDirectory.appendingPathComponent("pushscript-bench-\(UUID().uuidString)", isDirectory: true)
         configuration.attachmentDirectory = attachments
         defer { try? FileManager.default.removeItem(at: attachments) }
-        let host = ScriptHost(configuration: configuration)
+        let host = input.host(configuration)
         let installed = try HostOptions.installedScripts(a, command: name, baseline: .script(script)) { event in
             printError(HostOptions.message(for: event, command: "bench"))
         }

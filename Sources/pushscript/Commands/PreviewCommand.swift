@@ -35,7 +35,7 @@ enum PreviewCommand: Command {
         defer { attachments.remove() }
         configuration.attachmentDirectory = attachments.url
 
-        let host = ScriptHost(configuration: configuration)
+        let host = input.host(configuration)
         let installed = try HostOptions.installedScripts(a, command: name, baseline: .script(script)) { event in
             printError(HostOptions.message(for: event, command: "preview"))
         }

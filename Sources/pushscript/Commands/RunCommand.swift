@@ -22,7 +22,7 @@ enum RunCommand: Command {
         defer { attachments.remove() }
         var configuration = input.configuration
         configuration.attachmentDirectory = attachments.url
-        let host = ScriptHost(configuration: configuration)
+        let host = input.host(configuration)
         let installed = try HostOptions.installedScripts(a, command: name, baseline: .script(input.script)) { event in
             printError(HostOptions.message(for: event, command: "run"))
         }

@@ -119,7 +119,7 @@ enum ServeCommand: Command {
         } else {
             privateState = nil
             let retention = attachments.isOwned && !isWorker ? AttachmentRetention() : nil
-            let host = ScriptHost(configuration: configuration)
+            let host = ScriptHost(configuration: configuration, answers: try HostOptions.answers(a, command: name).requestAnswers)
             let scriptFolder = ScriptDirectory(folder, memoryLimit: configuration.limits.memoryBytes) { log.script($0) }
             // With --state DIR --trust KEY.pub: installed bundle versions, the folder's scripts as
             // their baseline.

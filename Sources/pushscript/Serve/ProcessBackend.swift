@@ -120,7 +120,7 @@ final class ProcessBackend: ServeBackend {
 
     /// What the logs and counters need from a worker's answer line.
     static func summary(of line: [UInt8]) -> ServedAnswer {
-        let object = (try? JSONValue(jsonString: String(decoding: line, as: UTF8.self)))?.objectValue ?? [:]
+        let object = (try? JSONValue(jsonUTF8: line))?.objectValue ?? [:]
         let reason = object["reason"]?.objectValue.flatMap { reason -> DeliveryResult.Reason? in
             guard let kind = reason["kind"]?.stringValue.flatMap(DeliveryResult.ReasonKind.init(rawValue:)) else { return nil }
             return DeliveryResult.Reason(kind: kind, message: reason["message"]?.stringValue ?? "")

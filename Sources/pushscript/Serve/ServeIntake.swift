@@ -24,7 +24,7 @@ final class ServeIntake: Sendable {
         /// Serve this request, then its app's requests read meanwhile.
         case serve(AcceptedRequest)
         /// Write this answer for line `index` (a line over the cap), after `tag`.
-        case answer(index: Int, line: String, bytes: Int, tag: [UInt8])
+        case answer(index: Int, line: [UInt8], bytes: Int, tag: [UInt8])
         /// Answer this line, which is not a JSON object, with what is wrong with it.
         case unreadable(AcceptedRequest)
         /// Reading has stopped.

@@ -3,7 +3,7 @@ import NotificationModel
 extension ServeLine {
     /// The answer to a line longer than `--max-line-bytes`: an error under the line's `id` when
     /// its first bytes hold it whole, else under null.
-    static func tooLong(head: [UInt8], length: Int, maximum: Int) -> String {
+    static func tooLong(head: [UInt8], length: Int, maximum: Int) -> [UInt8] {
         errorLine(
             id: id(inHead: head),
             message: "the line is \(length) bytes long, over the \(maximum)-byte cap (--max-line-bytes); send a shorter request or start serve with a higher cap")
@@ -21,7 +21,7 @@ extension ServeLine {
                 cursor.skipValue()
             else { return .null }
             if key.elementsEqual(#""id""#.utf8) {
-                return (try? JSONValue(jsonString: String(decoding: head[valueStart..<cursor.index], as: UTF8.self))) ?? .null
+                return (try? JSONValue(jsonUTF8: head[valueStart..<cursor.index])) ?? .null
             }
             guard cursor.skipSpace(), cursor.take(UInt8(ascii: ",")) else { return .null }
         }
@@ -48,7 +48,7 @@ extension ServeLine {
                 if value.first == UInt8(ascii: "\""), !value.contains(UInt8(ascii: "\\")) {
                     app = String(decoding: value.dropFirst().dropLast(), as: UTF8.self)
                 } else {
-                    app = (try? JSONValue(jsonString: String(decoding: value, as: UTF8.self)))?.stringValue ?? ""
+                    app = (try? JSONValue(jsonUTF8: value))?.stringValue ?? ""
                 }
             }
             guard cursor.skipSpace() else { return nil }

@@ -23,10 +23,11 @@ enum ServeLine {
     /// `defaultExpiry` (`--expire-ms`) when it gives no `expireMs`.
     static func parse(_ line: [UInt8], defaultApp: String?, defaultExpiry: Duration? = nil) -> ServeLine {
         let value: JSONValue
+        let payloadSize: Int?
         switch read(line) {
-        case .success((let read, false)):
-            value = read
-        case .success((let read, true)):
+        case .success((let read, false, let size)):
+            (value, payloadSize) = (read, size)
+        case .success((let read, true, _)):
             return .invalid(id: read.objectValue?["id"] ?? .null, message: "the line nests arrays and objects deeper than \(JSONValue.maximumDepth) levels; give a flatter request")
         case .failure(let error):
             return .invalid(id: .null, message: "the line is not valid JSON: \(error.message(.line)); give one JSON object per line")
@@ -53,9 +54,8 @@ enum ServeLine {
             return .invalid(id: id, message: "payload is missing; give the APNs payload as a JSON object")
         }
         let payload: Payload
-        // measured on the line's text: a key written twice in the payload still counts
-        let sentSize = line.withUnsafeBytes { Payload.sentSize(ofMember: "payload", inUTF8: $0) } ?? 0
-        do { payload = try Payload(value: payloadValue, sentSize: sentSize) } catch {
+        // measured on the line's text as it was read: a key written twice in the payload still counts
+        do { payload = try Payload(value: payloadValue, sentSize: payloadSize ?? 0) } catch {
             return .invalid(id: id, message: error.message)
         }
         var locales: [String]?
@@ -82,15 +82,16 @@ enum ServeLine {
         return .request(id: id, NotificationRequest(payload: payload, app: app, identifier: identifier, locales: locales, expiry: expiry))
     }
 
-    /// The line's JSON, read on past parts nested too deeply (whether there were some comes
-    /// with it), so that such a line can still be answered under its `id`; an `id` that had
-    /// such a part is left out.
-    private static func read(_ line: [UInt8]) -> Result<(JSONValue, Bool), JSONReadError> {
+    /// The line's JSON, read once, on past parts nested too deeply (whether there were some
+    /// comes with it), so that such a line can still be answered under its `id` (an `id` that
+    /// had such a part is left out); and the size as sent of its `payload`, measured in the
+    /// same read.
+    private static func read(_ line: [UInt8]) -> Result<(JSONValue, Bool, Int?), JSONReadError> {
         line.withUnsafeBufferPointer { bytes in
-            var builder = JSONValue.Builder()
+            var builder = JSONValue.Builder(measuring: "payload")
             do throws(JSONReadError) {
                 let read = try JSONScanner.readSkippingTooDeep(bytes, into: &builder, maximumDepth: JSONValue.maximumDepth)
-                return .success((read.value, read.skippedTooDeep))
+                return .success((read.value, read.skippedTooDeep, builder.sentSize))
             } catch {
                 return .failure(error)
             }
@@ -105,10 +106,17 @@ enum ServeLine {
         }
     }
 
-    /// The answer to a line that is not a valid request: `{"id": …, "error": "…"}`.
-    static func errorLine(id: JSONValue, message: String) -> String {
-        let object = JSONValue.object(["id": id, "error": .string(message)])
-        return (try? object.jsonString(keyOrder: JSONKeyOrder(first: ["id", "error"])))
-            ?? #"{"id":null,"error":"the answer could not be written"}"#
+    /// The answer to a line that is not a valid request, `{"id": …, "error": "…"}`, and its
+    /// newline.
+    static func errorLine(id: JSONValue, message: String) -> [UInt8] {
+        var writer = JSONWriter()
+        writer.beginObject()
+        writer.key("id")
+        writer.write(id)
+        writer.key("error")
+        writer.write(string: message)
+        writer.endObject()
+        let line = writer.failure == nil ? writer.bytes : Array(#"{"id":null,"error":"the answer could not be written"}"#.utf8)
+        return line + [UInt8(ascii: "\n")]
     }
 }

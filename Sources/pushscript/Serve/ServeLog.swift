@@ -35,10 +35,10 @@ final class ServeLog: Sendable {
             var writer = JSONWriter()
             writer.beginObject()
             writer.key("event")
-            try? writer.write(.string(name))
+            writer.write(.string(name))
             for (key, value) in members {
                 writer.key(key)
-                try? writer.write(value)
+                writer.write(value)
             }
             writer.endObject()
             emit(bytes: writer.bytes)

@@ -49,9 +49,9 @@ struct ServeLoop: Sendable {
         }
     }
 
-    private func answerInvalid(_ index: Int, _ line: String, cost: Int, tag: [UInt8]) {
+    private func answerInvalid(_ index: Int, _ line: [UInt8], cost: Int, tag: [UInt8]) {
         metrics.recordInvalid()
-        output.put(index, tag + Array((line + "\n").utf8), cost: cost)
+        output.put(index, tag.isEmpty ? line : tag + line, cost: cost)
     }
 
     private func serve(_ accepted: AcceptedRequest) async {

@@ -1,0 +1,10 @@
+extension ScriptHost {
+    /// Delivers a request with the script that `directory` has in service for the request's
+    /// app (``NotificationRequest/resolvedApp``): the original content with reason
+    /// `no-script` when it has none. A new or changed file is checked first, within the
+    /// request's deadline; task cancellation expires the request, as with
+    /// ``deliver(_:script:)``.
+    public func deliver(_ request: NotificationRequest, from directory: ScriptDirectory) async -> DeliveryResult {
+        await deliver(request, .directory(directory), answers: nil)
+    }
+}
