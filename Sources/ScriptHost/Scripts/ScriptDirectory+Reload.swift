@@ -31,7 +31,8 @@ extension ScriptDirectory {
         case unchecked(String)
     }
 
-    /// How long a compile check may take before its state is given up; also its CPU budget.
+    /// How long a compile check may take before its state is given up; also the most CPU it
+    /// may be given (``cpuTime``).
     static let compileDeadline = Duration.seconds(10)
 
     /// Reads and checks the file, applies what it found, reports it, and returns what requests
@@ -50,9 +51,9 @@ extension ScriptDirectory {
         do { compiler = try compilers.checkOut() } catch {
             return .rejected("\(name) could not be checked: \(error.message)", bytes: nil, stamp: nil, settled: false)
         }
-        let memoryLimit = self.memoryLimit
+        let (memoryLimit, cpuTime) = (self.memoryLimit, self.cpuTime)
         let outcome = await executor.run(compiler, deadline: .after(Self.compileDeadline)) { sandbox in
-            Self.examine(reload, in: sandbox, memoryLimit: memoryLimit)
+            Self.examine(reload, in: sandbox, memoryLimit: memoryLimit, cpuTime: cpuTime)
         }
         switch outcome {
         case .finished(let examination):
@@ -67,7 +68,7 @@ extension ScriptDirectory {
     }
 
     /// Reads the file and compiles it unless it holds the bytes seen before. On a Lua thread.
-    private static func examine(_ reload: Reload, in sandbox: LuaSandbox, memoryLimit: Int) -> Examination {
+    private static func examine(_ reload: Reload, in sandbox: LuaSandbox, memoryLimit: Int, cpuTime: Duration) -> Examination {
         let name = reload.file.lastPathComponent
         // Taken before reading: a change after this moment gets a later file time than one
         // that is settled now.
@@ -84,7 +85,7 @@ extension ScriptDirectory {
         case .bytes(let bytes, let stamp):
             let settled = stamp.isSettled(at: now)
             if let known = reload.known, known == bytes { return .same(stamp, settled: settled) }
-            switch ScriptCompiler.check(bytes, chunkName: name, in: sandbox, memoryLimit: memoryLimit, cpuTime: compileDeadline) {
+            switch ScriptCompiler.check(bytes, chunkName: name, in: sandbox, memoryLimit: memoryLimit, cpuTime: cpuTime) {
             case nil:
                 return .compiled(Script(name: name, source: bytes, directory: reload.file.deletingLastPathComponent()), stamp, settled: settled)
             case .tooLarge(let size)?:

@@ -120,7 +120,8 @@ enum ServeCommand: Command {
             privateState = nil
             let retention = attachments.isOwned && !isWorker ? AttachmentRetention() : nil
             let host = ScriptHost(configuration: configuration, answers: try HostOptions.answers(a, command: name).requestAnswers)
-            let scriptFolder = ScriptDirectory(folder, memoryLimit: configuration.limits.memoryBytes) { log.script($0) }
+            let scriptFolder = ScriptDirectory(
+                folder, memoryLimit: configuration.limits.memoryBytes, cpuTime: configuration.limits.cpuTime) { log.script($0) }
             // With --state DIR --trust KEY.pub: installed bundle versions, the folder's scripts as
             // their baseline.
             let installed = try HostOptions.installedScripts(a, command: name, baseline: .directory(scriptFolder)) { event in
