@@ -124,9 +124,7 @@ enum ServeCommand: Command {
                 folder, memoryLimit: configuration.limits.memoryBytes, cpuTime: configuration.limits.cpuTime) { log.script($0) }
             // With --state DIR --trust KEY.pub: installed bundle versions, the folder's scripts as
             // their baseline.
-            let installed = try HostOptions.installedScripts(a, command: name, baseline: .directory(scriptFolder)) { event in
-                printError(HostOptions.message(for: event, command: "serve"))
-            }
+            let installed = try HostOptions.installedScripts(a, command: name, baseline: .directory(scriptFolder)) { log.installed($0) }
             backend = ThreadBackend(
                 host: host, scripts: scriptFolder, installed: installed, retention: retention, idleRelease: .milliseconds(idle)
             ) {
@@ -218,7 +216,9 @@ enum ServeCommand: Command {
         stop.set { intake.stop(.endOfInput) }
         let output = AnswerOutput(ordered: false, released: { intake.answered(bytes: $0) }, closed: { intake.stop(.outputClosed) })
         let housekeeping = ServeHousekeeping { _ in backend.tick() }
-        let loop = ServeLoop(intake: intake, queues: queues, output: output, backend: backend, metrics: ServeMetrics(), log: log, defaultApp: a.value(HostOptions.app),
+        // The parent logs each answer it writes; a worker's log says only what the parent cannot
+        // see (its scripts and bundles).
+        let loop = ServeLoop(intake: intake, queues: queues, output: output, backend: backend, metrics: ServeMetrics(), log: nil, defaultApp: a.value(HostOptions.app),
             // checked by the parent, which passed the option on
             defaultExpiry: (try? HostOptions.expiry(a, command: name)) ?? nil)
         await loop.run(lanes: lanes)

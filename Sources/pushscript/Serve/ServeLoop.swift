@@ -14,7 +14,8 @@ struct ServeLoop: Sendable {
     let output: AnswerOutput
     let backend: any ServeBackend
     let metrics: ServeMetrics
-    let log: ServeLog
+    /// Where each answer is logged; nil in a worker process, whose parent logs the answers.
+    let log: ServeLog?
     /// The app of requests that name none (`--app`).
     let defaultApp: String?
     /// The system's deadline of a request whose line gives no `expireMs` (`--expire-ms`).
@@ -70,7 +71,7 @@ struct ServeLoop: Sendable {
         let elapsed = ContinuousClock.now - started
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         metrics.record(app: request.app, outcome: answer.outcome, reason: answer.reason?.kind.rawValue, script: answer.script, seconds: seconds)
-        log.answered(id: id, app: request.app, outcome: answer.outcome, reason: answer.reason, milliseconds: seconds * 1000)
+        log?.answered(id: id, app: request.app, outcome: answer.outcome, reason: answer.reason, milliseconds: seconds * 1000)
     }
 }
 
