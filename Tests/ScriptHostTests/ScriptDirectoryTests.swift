@@ -48,7 +48,7 @@ private func source(_ lookup: ScriptLookup) -> String {
     switch lookup {
     case .script(let script): return String(decoding: script.source, as: UTF8.self)
     case .missing: return "<missing>"
-    case .failed(let message): return "<failed: \(message)>"
+    case .failed(let message), .rejected(_, let message): return "<failed: \(message)>"
     }
 }
 

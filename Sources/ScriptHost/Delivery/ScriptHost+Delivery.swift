@@ -75,6 +75,9 @@ extension ScriptHost {
             return (finish(run, .init(kind: .noScript, message: "no script for app \(run.app ?? "(none)")"), original: true), nil)
         case .failed(let message):
             return (finish(run, .init(kind: .load, message: message), original: true), nil)
+        case .rejected(let rejected, let message):
+            run.answered(by: rejected)
+            return (finish(run, .init(kind: .load, message: message), original: true), nil)
         case .script(let found):
             script = found
         }

@@ -105,6 +105,13 @@ extension ScriptDirectory {
         }
     }
 
+    /// What requests get for a version that cannot go into service, with no earlier one: the
+    /// script it is, when its bytes were read (so that the result names it), and why.
+    private static func refused(_ message: String, _ bytes: [UInt8]?, _ reload: Reload) -> ScriptLookup {
+        guard let bytes else { return .failed(message) }
+        return .rejected(Script(name: reload.file.lastPathComponent, source: bytes, directory: reload.file.deletingLastPathComponent()), message)
+    }
+
     /// Applies what a reload found to the app's entry, unless a later reload already did or the
     /// entry was dropped; returns what requests get and what to report.
     private func apply(_ examination: Examination, of reload: Reload, to s: inout State) -> (ScriptLookup, Event?) {
@@ -112,7 +119,8 @@ extension ScriptDirectory {
             // The file was deleted meanwhile: the waiting requests get what this reload found.
             switch examination {
             case .compiled(let script, _, _): return (.script(script), nil)
-            case .rejected(let message, _, _, _), .unchecked(let message): return (.failed(message), nil)
+            case .rejected(let message, let bytes, _, _): return (Self.refused(message, bytes, reload), nil)
+            case .unchecked(let message): return (.failed(message), nil)
             case .same, .absent: return (.missing, nil)
             }
         }
@@ -150,7 +158,7 @@ extension ScriptDirectory {
             entry.settled = settled
             entry.examined = bytes
             entry.version += 1
-            entry.lookup = entry.lastGood.map { .script($0) } ?? .failed(message)
+            entry.lookup = entry.lastGood.map { .script($0) } ?? Self.refused(message, bytes, reload)
             let event: Event? = entry.rejection == message
                 ? nil : .rejected(app: reload.app, message: message, keepingLastGood: entry.lastGood != nil)
             entry.rejection = message
