@@ -74,6 +74,16 @@ import Testing
         #expect(Self.withoutStartLine(out.errorLines).first?.hasPrefix("serve: com.example.news.lua:1: ") == true)
     }
 
+    @Test func aMetricsFileThatCannotBeWrittenIsAUsageErrorAtStart() async throws {
+        let scratch = try TemporaryFolder()
+        try scratch.write("scripts/com.example.news.lua", Self.title("served"))
+        let out = try await CLI.run(
+            ["serve", "--scripts", scratch.path("scripts"), "--metrics", scratch.path("no-such-folder/serve.prom")], stdin: Self.request(1) + "\n")
+        #expect(out.status == 2)
+        #expect(out.stdout.isEmpty)
+        #expect(out.errorLines == ["pushscript serve: --metrics \(scratch.path("no-such-folder/serve.prom")): its folder \(scratch.path("no-such-folder")) does not exist or is not writable; give a file in a writable folder"])
+    }
+
     @Test func badLinesGetAnErrorAndServingGoesOn() async throws {
         let scratch = try TemporaryFolder()
         try scratch.write("scripts/com.example.news.lua", Self.title("served"))
