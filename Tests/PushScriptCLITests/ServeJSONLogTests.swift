@@ -44,4 +44,16 @@ import Testing
         let answered = events.filter { $0["event"] as? String == "answer" }.compactMap { $0["id"] as? Int }.sorted()
         #expect(answered == [1, 2, 3, 4], "\(out.errorLines)")
     }
+
+    @Test func aLineAnsweredWithAnErrorIsAnEvent() async throws {
+        let scratch = try TemporaryFolder()
+        try scratch.write("scripts/com.example.news.lua", ServeTests.title("t"))
+        let input = Self.line(1) + "\n" + #"{"id": 2, "payload": 5}"# + "\nnot json\n"
+        let out = try await CLI.run(["serve", "--scripts", scratch.path("scripts"), "--log-format", "json"], stdin: input)
+        #expect(out.status == 0, "\(out)")
+        let invalid = try out.errorLines.map(parseJSON).filter { $0["event"] as? String == "invalid-line" }
+        #expect(invalid.count == 2, "\(out.errorLines)")
+        #expect(invalid.contains { $0["id"] as? Int == 2 && ($0["error"] as? String)?.isEmpty == false }, "\(invalid)")
+        #expect(invalid.contains { $0["id"] is NSNull }, "\(invalid)")
+    }
 }

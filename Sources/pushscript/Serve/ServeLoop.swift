@@ -52,6 +52,7 @@ struct ServeLoop: Sendable {
 
     private func answerInvalid(_ index: Int, _ line: [UInt8], cost: Int, tag: [UInt8]) {
         metrics.recordInvalid()
+        log?.invalid(answer: line)
         output.put(index, tag.isEmpty ? line : tag + line, cost: cost)
     }
 
