@@ -154,7 +154,7 @@ enum ServeCommand: Command {
         let intake = ServeIntake(
             source: LineSource(maximumLineBytes: lineCap), queues: queues, defaultApp: a.value(HostOptions.app),
             maximumLineBytes: lineCap, maximumLines: window, maximumBytes: readAheadBytes)
-        let output = AnswerOutput(ordered: a.flag(ordered), released: { intake.answered(bytes: $0) }, closed: { intake.stop(.outputClosed) })
+        let output = AnswerOutput(ordered: a.flag(ordered), released: { intake.answered(lines: $0, bytes: $1) }, closed: { intake.stop(.outputClosed) })
         let metricsFile = ServeMetrics()
         let housekeeping = ServeHousekeeping { writeMetrics in
             backend.tick()
@@ -226,7 +226,7 @@ enum ServeCommand: Command {
             source: LineSource(maximumLineBytes: cap), queues: queues, defaultApp: a.value(HostOptions.app),
             maximumLineBytes: cap, maximumLines: window, maximumBytes: readAheadBytes, tagged: true)
         stop.set { intake.stop(.endOfInput) }
-        let output = AnswerOutput(ordered: false, released: { intake.answered(bytes: $0) }, closed: { intake.stop(.outputClosed) })
+        let output = AnswerOutput(ordered: false, released: { intake.answered(lines: $0, bytes: $1) }, closed: { intake.stop(.outputClosed) })
         let housekeeping = ServeHousekeeping { _ in backend.tick() }
         // The parent logs each answer it writes; a worker's log says only what the parent cannot
         // see (its scripts and bundles).

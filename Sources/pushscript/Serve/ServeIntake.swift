@@ -83,9 +83,11 @@ final class ServeIntake: Sendable {
 
     /// The next thing for a lane to do: a request to serve (a request of an app another lane
     /// serves is queued for that lane, and reading goes on), an error answer, or the end.
-    func take() async -> Taken {
+    /// `beforeWaiting` is called before the lane waits for input or for room in the window.
+    func take(beforeWaiting: () -> Void = {}) async -> Taken {
         while true {
             let step = state.withLock { s in nextStep(&s) }
+            if case .taken = step {} else { beforeWaiting() }
             switch step {
             case .taken(let taken):
                 return taken
@@ -173,10 +175,10 @@ final class ServeIntake: Sendable {
         pendingBytes.add(bytes, ordering: .sequentiallyConsistent)
     }
 
-    /// Notes that the answer of a line of `bytes` bytes was written (or given up): it no longer
-    /// counts against the read-ahead bounds.
-    func answered(bytes: Int) {
-        pendingLines.subtract(1, ordering: .sequentiallyConsistent)
+    /// Notes that the answers of `lines` lines of `bytes` bytes together were written (or given
+    /// up): they no longer count against the read-ahead bounds.
+    func answered(lines: Int, bytes: Int) {
+        pendingLines.subtract(lines, ordering: .sequentiallyConsistent)
         pendingBytes.subtract(bytes, ordering: .sequentiallyConsistent)
         guard waitingForRoom.load(ordering: .sequentiallyConsistent) else { return }
         let waiters = state.withLock { s -> [CheckedContinuation<Void, Never>] in

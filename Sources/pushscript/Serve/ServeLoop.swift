@@ -29,11 +29,13 @@ struct ServeLoop: Sendable {
                 group.addTask(executorPreference: executor) { await lane() }
             }
         }
+        output.finish()
     }
 
     private func lane() async {
         while true {
-            switch await intake.take() {
+            // Answers ready are written before the lane waits.
+            switch await intake.take(beforeWaiting: output.flush) {
             case .end:
                 return
             case .answer(let index, let line, let bytes, let tag):
