@@ -111,7 +111,7 @@ let package = Package(
             linkerSettings: [.unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"], .when(platforms: [.linux], configuration: .release))]),
         // Maps results onto UserNotifications' types; every file is under
         // `#if canImport(UserNotifications)`, so it compiles to nothing on Linux.
-        .target(name: "ServiceExtension", dependencies: ["ScriptHost", "NotificationModel"]),
+        .target(name: "ServiceExtension", dependencies: ["ScriptHost", "ScriptBundles", "NotificationModel"]),
 
         .testTarget(name: "LuaSandboxTests", dependencies: ["LuaSandbox", "CLuaSandbox", "CLuaSandboxTesting", "TestSupport"], exclude: ["PatternCases"]),
         .testTarget(name: "NotificationModelTests", dependencies: ["NotificationModel"], exclude: ["Fixtures"]),
@@ -124,7 +124,7 @@ let package = Package(
         // Type-checks the adapter and the docs' Swift against stand-ins of Apple's frameworks
         // (StandIns/, built by the test itself, not by SwiftPM).
         .testTarget(
-            name: "ServiceExtensionTests", dependencies: ["ServiceExtension", "ScriptHost", "NotificationModel", "TestSupport"],
+            name: "ServiceExtensionTests", dependencies: ["ServiceExtension", "ScriptHost", "ScriptBundles", "NotificationModel", "TestSupport"],
             exclude: ["StandIns"]),
         // What the test targets share (temporary folders, the built-binary runner); no product uses it.
         .target(name: "TestSupport", path: "Tests/TestSupport"),

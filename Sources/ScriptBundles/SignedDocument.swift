@@ -50,11 +50,16 @@ public enum SignedDocument: Sendable, Hashable {
         }
     }
 
-    /// The document as JSON (what `bundle inspect` prints).
+    /// The document as JSON (what `bundle inspect` prints): a revocation's says
+    /// `"revocation": true` besides its fields.
     public var jsonValue: JSONValue {
         switch self {
-        case .manifest(let m): m.jsonValue
-        case .revocation(let r): r.jsonValue
+        case .manifest(let m):
+            return m.jsonValue
+        case .revocation(let r):
+            guard case .object(var members) = r.jsonValue else { return r.jsonValue }
+            members["revocation"] = .bool(true)
+            return .object(members)
         }
     }
 

@@ -9,7 +9,8 @@ import ScriptHost
 /// - `<app>.bundle-counts.json`: the deliveries counted per version;
 /// - `<app>.bundles/<version>/`: each version's files as the bundle lists them, and
 ///   `.envelope`, the signed part of its bundle; a folder is complete before the state names it;
-/// - `bundle-rollout.seed`: the device's rollout seed, one per state folder.
+/// - `bundle-rollout.seed.json`: the device's rollout seed, one per state folder (a JSON
+///   string of 64 hex digits).
 struct StateLayout: Sendable {
     let directory: URL
     let app: String
@@ -38,9 +39,6 @@ struct StateLayout: Sendable {
     static let envelopeName = ".envelope"
     /// The prefix of a folder an install is still writing.
     static let incomingPrefix = ".incoming-"
-
-    /// The rollout seed's file.
-    static func seed(in directory: URL) -> URL { directory.appendingPathComponent("bundle-rollout.seed", isDirectory: false) }
 }
 
 /// The device's rollout draw: each version's draw comes from a seed made once per state folder,
@@ -57,14 +55,15 @@ enum RolloutDraw {
         return Int(value % 100)
     }
 
-    /// The seed's file text: 64 hex digits and a newline.
-    static func seedText(_ seed: [UInt8]) -> [UInt8] { Array((Hex.string(seed) + "\n").utf8) }
+    /// The seed's file text: a JSON string of 64 hex digits, and a newline.
+    static func seedText(_ seed: [UInt8]) -> [UInt8] { Array(("\"" + Hex.string(seed) + "\"\n").utf8) }
 
-    /// The seed of a file's text; nil when it is not one.
+    /// The seed of a file's text (the JSON string, or the 64 digits alone); nil when it is not one.
     static func seed(fileBytes: Data) -> [UInt8]? {
-        var text = String(decoding: fileBytes, as: UTF8.self)
+        var text = Substring(String(decoding: fileBytes, as: UTF8.self))
         if text.hasSuffix("\n") { text.removeLast() }
-        guard text.utf8.count == 64, let bytes = Hex.bytes(text) else { return nil }
+        if text.count == 66, text.hasPrefix("\""), text.hasSuffix("\"") { text = text.dropFirst().dropLast() }
+        guard text.utf8.count == 64, let bytes = Hex.bytes(String(text)) else { return nil }
         return bytes
     }
 

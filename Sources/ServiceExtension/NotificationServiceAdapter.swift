@@ -1,6 +1,7 @@
 #if canImport(UserNotifications)
 import Foundation
 import NotificationModel
+import ScriptBundles
 import ScriptHost
 import Synchronization
 import UserNotifications
@@ -22,8 +23,12 @@ public final class NotificationServiceAdapter: Sendable {
     public enum Scripts: Sendable {
         /// The script a folder of `<app>.lua` scripts has in service for the app.
         case directory(ScriptDirectory)
-        /// A script the extension holds (a bundled one, an installed update), chosen per request.
+        /// A script the extension holds (a bundled one), chosen per request.
         case lookup(@Sendable (NotificationRequest) -> ScriptLookup)
+        /// The version installed scripts have in service for the app (signed bundles the app
+        /// installed into the App Group), else their baseline; each result is recorded for
+        /// probation and the counts when its session has finished.
+        case installed(InstalledScripts)
     }
 
     /// The host the scripts run in.
@@ -36,8 +41,19 @@ public final class NotificationServiceAdapter: Sendable {
     /// Whether the app's categories are handed to `UNUserNotificationCenter` when a script
     /// registers one (true by default).
     public let registersCategories: Bool
-    /// The sessions whose content has not been handed over yet.
-    private let undelivered = Mutex<[ObjectIdentifier: DeliverySession]>([:])
+    /// The notifications whose content has not been handed over yet, by number: a session,
+    /// or one still being started (its script chosen) and whether the system's time ran out
+    /// meanwhile.
+    private let undelivered = Mutex<Undelivered>(Undelivered())
+
+    private struct Undelivered {
+        enum Entry {
+            case starting(expired: Bool)
+            case started(DeliverySession)
+        }
+        var entries: [Int: Entry] = [:]
+        var next = 0
+    }
 
     /// An adapter for `app`'s notifications, with scripts from `scripts`.
     public init(host: ScriptHost, scripts: Scripts, app: String, registersCategories: Bool = true) {
@@ -55,12 +71,22 @@ public final class NotificationServiceAdapter: Sendable {
             handler.deliver(request.content)
             return
         }
-        let session = start(NotificationRequest(payload: payload, app: app, identifier: request.identifier))
-        let key = ObjectIdentifier(session)
-        undelivered.withLock { $0[key] = session }
+        let notification = NotificationRequest(payload: payload, app: app, identifier: request.identifier)
+        let key = undelivered.withLock { state in
+            defer { state.next += 1 }
+            state.entries[state.next] = .starting(expired: false)
+            return state.next
+        }
         Task {
+            let session = await start(notification)
+            let expired = undelivered.withLock { state in
+                guard case .starting(let expired) = state.entries[key] else { return false }
+                state.entries[key] = .started(session)
+                return expired
+            }
+            if expired { session.expire() }
             let result = await session.delivered()
-            undelivered.withLock { _ = $0.removeValue(forKey: key) }
+            undelivered.withLock { _ = $0.entries.removeValue(forKey: key) }
             if registersCategories, !result.registeredCategories.isEmpty {
                 Self.registerCategories(host.categories(app: app))
             }
@@ -74,16 +100,27 @@ public final class NotificationServiceAdapter: Sendable {
     /// What `serviceExtensionTimeWillExpire()` does: expires every notification whose content
     /// has not been handed over, so that each hands over its best attempt at once.
     public func serviceExtensionTimeWillExpire() {
-        let sessions = undelivered.withLock { Array($0.values) }
+        let sessions = undelivered.withLock { state in
+            var sessions: [DeliverySession] = []
+            for (key, entry) in state.entries {
+                switch entry {
+                case .starting: state.entries[key] = .starting(expired: true)
+                case .started(let session): sessions.append(session)
+                }
+            }
+            return sessions
+        }
         for session in sessions { session.expire() }
     }
 
-    private func start(_ request: NotificationRequest) -> DeliverySession {
+    private func start(_ request: NotificationRequest) async -> DeliverySession {
         switch scripts {
         case .directory(let directory):
             return host.start(request, from: directory)
         case .lookup(let lookup):
             return host.start(request, script: lookup(request))
+        case .installed(let installed):
+            return await host.start(request, from: installed)
         }
     }
 

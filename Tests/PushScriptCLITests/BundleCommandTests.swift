@@ -85,6 +85,12 @@ import Testing
         let manifest = try JSONSerialization.jsonObject(with: Data(inspect.stdout.utf8)) as? [String: Any]
         #expect(manifest?["app"] as? String == "com.example.news" && manifest?["version"] as? Int == 1 && manifest?["probation"] as? Int == 0)
         #expect((manifest?["files"] as? [[String: Any]])?.first?["path"] as? String == "com.example.news.lua")
+        #expect(manifest?["revocation"] == nil)
+        let revoke = try await CLI.run(["bundle", "revoke", "--app", "com.example.news", "--version", "1", "--key", "team.key", "-o", "r1.psbundle"], in: ws.url)
+        #expect(revoke.status == 0, "\(revoke)")
+        let revocation = try JSONSerialization.jsonObject(
+            with: Data(try await CLI.run(["bundle", "inspect", "r1.psbundle"], in: ws.url).stdout.utf8)) as? [String: Any]
+        #expect(revocation?["revocation"] as? Bool == true && revocation?["version"] as? Int == 1, "\(String(describing: revocation))")
         let notBundle = try await CLI.run(["bundle", "inspect", "push.json"], in: ws.url)
         #expect(notBundle.status == 1 && notBundle.stdout.hasPrefix("refused: malformed: not a PushScript bundle"))
     }

@@ -67,8 +67,21 @@ import Testing
         let result = try parseJSON(out.stdout)
         #expect(result["outcome"] as? String == "fallback")
         #expect((result["reason"] as? [String: Any])?["kind"] as? String == "load")
+        // The result names the script that did not compile, as `run` does.
+        let script = result["script"] as? [String: Any]
+        #expect(script?["sha256"] as? String == "e28099998574ec67160a9b74c3dc023c4102271b6171bf61a8a2c57749f55af3" /* sha256sum of the file */, "\(result)")
         #expect(Self.withoutStartLine(out.errorLines).count == 1)
         #expect(Self.withoutStartLine(out.errorLines).first?.hasPrefix("serve: com.example.news.lua:1: ") == true)
+    }
+
+    @Test func aMetricsFileThatCannotBeWrittenIsAUsageErrorAtStart() async throws {
+        let scratch = try TemporaryFolder()
+        try scratch.write("scripts/com.example.news.lua", Self.title("served"))
+        let out = try await CLI.run(
+            ["serve", "--scripts", scratch.path("scripts"), "--metrics", scratch.path("no-such-folder/serve.prom")], stdin: Self.request(1) + "\n")
+        #expect(out.status == 2)
+        #expect(out.stdout.isEmpty)
+        #expect(out.errorLines == ["pushscript serve: --metrics \(scratch.path("no-such-folder/serve.prom")): its folder \(scratch.path("no-such-folder")) does not exist or is not writable; give a file in a writable folder"])
     }
 
     @Test func badLinesGetAnErrorAndServingGoesOn() async throws {

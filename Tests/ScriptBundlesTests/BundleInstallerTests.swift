@@ -75,7 +75,9 @@ import Testing
             let installer = TestBundles.installer(folder.url)
             let line = try installer.install(TestBundles.bundle(version: 1, rollout: 50, probation: 5), now: TestBundles.now).line
             let state = try InstalledState.decode(Data(contentsOf: StateLayout(directory: folder.url, app: TestBundles.app).state.url))
-            let seed = try #require(RolloutDraw.seed(fileBytes: Data(contentsOf: StateFile(directory: folder.url, app: "bundle-rollout", kind: "seed").url)))
+            let seedFile = try Data(contentsOf: StateFile(directory: folder.url, app: "bundle-rollout", kind: "seed").url)
+            #expect(try JSONValue(jsonData: seedFile).stringValue?.count == 64, "the seed file is a JSON string")
+            let seed = try #require(RolloutDraw.seed(fileBytes: seedFile))
             let draw = RolloutDraw.draw(seed: seed, app: TestBundles.app, version: 1, crypto: PlatformCrypto.shared)
             #expect(state.candidate?.draw == draw)
             #expect(line.contains("outside its 50% rollout") == (draw >= 50), "\(line)")

@@ -48,7 +48,7 @@ private func source(_ lookup: ScriptLookup) -> String {
     switch lookup {
     case .script(let script): return String(decoding: script.source, as: UTF8.self)
     case .missing: return "<missing>"
-    case .failed(let message): return "<failed: \(message)>"
+    case .failed(let message), .rejected(_, let message): return "<failed: \(message)>"
     }
 }
 
@@ -225,6 +225,24 @@ private func body(_ text: String) -> String {
         let lookup = await folder.directory.script(for: Self.app)
         #expect(source(lookup) == "<failed: com.example.news.lua did not load: compiling it hit the cpu limit>")
         #expect(ContinuousClock.now - start < .seconds(3))
+    }
+
+    /// The compile check's CPU budget is the host's per-request one: a chunk whose constants
+    /// share one chain and which compiles in 1.9 s (inside a 10 s budget) is rejected at once
+    /// under a 100 ms budget, and the last good version stays in service.
+    @Test func theCompileCheckHasTheRequestsCPUBudget() async throws {
+        let folder = try ScriptFolder()
+        let directory = ScriptDirectory(folder.url, cpuTime: .milliseconds(100))
+        try folder.write(Self.app, body("good"))
+        #expect(source(await directory.script(for: Self.app)) == body("good"))
+        let divisor = (1 << 16) - 1
+        var items = ""
+        for i in 1...((1 << 15) + 1) { items += "\(i * divisor)," }
+        try folder.write(Self.app, "local t = {\(items)}\nfunction didReceive() end")
+        let start = ContinuousClock.now
+        #expect(source(await directory.script(for: Self.app)) == body("good"))
+        #expect(ContinuousClock.now - start < .milliseconds(1500))
+        #expect(ScriptDirectory(folder.url, cpuTime: .seconds(60)).cpuTime == .seconds(10))
     }
 
     @Test func concurrentLookupsOfAChangedFileShareOneReload() async throws {

@@ -18,12 +18,15 @@ import Testing
         let use = try TemporaryFolder.make("pushscript-adapter").appendingPathComponent("AdapterUse.swift")
         try Data("""
             import NotificationModel
+            import ScriptBundles
             import ScriptHost
             import UserNotifications
 
-            func useEverything(_ host: ScriptHost, _ directory: ScriptDirectory, _ result: DeliveryResult) {
+            func useEverything(_ host: ScriptHost, _ directory: ScriptDirectory, _ installed: InstalledScripts, _ result: DeliveryResult) {
                 let adapter = NotificationServiceAdapter(host: host, scripts: .directory(directory), app: "com.example.app")
                 adapter.serviceExtensionTimeWillExpire()
+                let shipped = NotificationServiceAdapter(host: host, scripts: .installed(installed), app: "com.example.app")
+                shipped.serviceExtensionTimeWillExpire()
                 let _: UNNotificationContent = NotificationServiceAdapter.content(for: result)
                 let _: UNNotificationCategory = NotificationServiceAdapter.category(NotificationCategory(identifier: "c"))
                 NotificationServiceAdapter.registerCategories(host.categories(app: "com.example.app"))

@@ -21,7 +21,10 @@ extension ScriptHost {
         if !run.beginAfterDelivery() {
             run.log(.warn, "afterDelivery was not called: the system's time ran out (serviceExtensionTimeWillExpire)", host: true)
         } else if run.deadline.hasPassed {
-            run.log(.warn, "afterDelivery was not called: no time was left before the deadline", host: true)
+            let systems = run.expiry.map { run.started.advanced(by: max($0, .zero)) <= run.started.advanced(by: run.limits.time) } ?? false
+            run.log(.warn, systems
+                ? "afterDelivery was not called: the system's time ran out before it could start"
+                : "afterDelivery was not called: no time was left before the deadline", host: true)
         } else {
             let job = await services.executor.run(
                 after.hosted.sandbox, deadline: run.deadline, grace: Self.stuckGrace, onDeadline: { run.cancelDownloads() },

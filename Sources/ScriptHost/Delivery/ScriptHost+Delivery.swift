@@ -4,8 +4,9 @@ import NotificationModel
 
 extension ScriptHost {
     /// How long the host waits past the deadline for a script to notice it before it gives the
-    /// state up as stuck.
-    static let stuckGrace = Duration.milliseconds(50)
+    /// state up as stuck: 10 ms under the 50 ms past the deadline by which the answer is due,
+    /// for handing the result over.
+    static let stuckGrace = Duration.milliseconds(40)
 
     /// Delivers one request: runs the app's script and returns the whole result, after
     /// `afterDelivery` (if the script defines one) ended. Always returns, exactly once; the
@@ -73,6 +74,9 @@ extension ScriptHost {
         case .missing:
             return (finish(run, .init(kind: .noScript, message: "no script for app \(run.app ?? "(none)")"), original: true), nil)
         case .failed(let message):
+            return (finish(run, .init(kind: .load, message: message), original: true), nil)
+        case .rejected(let rejected, let message):
+            run.answered(by: rejected)
             return (finish(run, .init(kind: .load, message: message), original: true), nil)
         case .script(let found):
             script = found

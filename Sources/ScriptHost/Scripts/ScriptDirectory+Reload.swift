@@ -31,7 +31,8 @@ extension ScriptDirectory {
         case unchecked(String)
     }
 
-    /// How long a compile check may take before its state is given up; also its CPU budget.
+    /// How long a compile check may take before its state is given up; also the most CPU it
+    /// may be given (``cpuTime``).
     static let compileDeadline = Duration.seconds(10)
 
     /// Reads and checks the file, applies what it found, reports it, and returns what requests
@@ -50,9 +51,9 @@ extension ScriptDirectory {
         do { compiler = try compilers.checkOut() } catch {
             return .rejected("\(name) could not be checked: \(error.message)", bytes: nil, stamp: nil, settled: false)
         }
-        let memoryLimit = self.memoryLimit
+        let (memoryLimit, cpuTime) = (self.memoryLimit, self.cpuTime)
         let outcome = await executor.run(compiler, deadline: .after(Self.compileDeadline)) { sandbox in
-            Self.examine(reload, in: sandbox, memoryLimit: memoryLimit)
+            Self.examine(reload, in: sandbox, memoryLimit: memoryLimit, cpuTime: cpuTime)
         }
         switch outcome {
         case .finished(let examination):
@@ -67,7 +68,7 @@ extension ScriptDirectory {
     }
 
     /// Reads the file and compiles it unless it holds the bytes seen before. On a Lua thread.
-    private static func examine(_ reload: Reload, in sandbox: LuaSandbox, memoryLimit: Int) -> Examination {
+    private static func examine(_ reload: Reload, in sandbox: LuaSandbox, memoryLimit: Int, cpuTime: Duration) -> Examination {
         let name = reload.file.lastPathComponent
         // Taken before reading: a change after this moment gets a later file time than one
         // that is settled now.
@@ -84,7 +85,7 @@ extension ScriptDirectory {
         case .bytes(let bytes, let stamp):
             let settled = stamp.isSettled(at: now)
             if let known = reload.known, known == bytes { return .same(stamp, settled: settled) }
-            switch ScriptCompiler.check(bytes, chunkName: name, in: sandbox, memoryLimit: memoryLimit, cpuTime: compileDeadline) {
+            switch ScriptCompiler.check(bytes, chunkName: name, in: sandbox, memoryLimit: memoryLimit, cpuTime: cpuTime) {
             case nil:
                 return .compiled(Script(name: name, source: bytes, directory: reload.file.deletingLastPathComponent()), stamp, settled: settled)
             case .tooLarge(let size)?:
@@ -104,6 +105,13 @@ extension ScriptDirectory {
         }
     }
 
+    /// What requests get for a version that cannot go into service, with no earlier one: the
+    /// script it is, when its bytes were read (so that the result names it), and why.
+    private static func refused(_ message: String, _ bytes: [UInt8]?, _ reload: Reload) -> ScriptLookup {
+        guard let bytes else { return .failed(message) }
+        return .rejected(Script(name: reload.file.lastPathComponent, source: bytes, directory: reload.file.deletingLastPathComponent()), message)
+    }
+
     /// Applies what a reload found to the app's entry, unless a later reload already did or the
     /// entry was dropped; returns what requests get and what to report.
     private func apply(_ examination: Examination, of reload: Reload, to s: inout State) -> (ScriptLookup, Event?) {
@@ -111,7 +119,8 @@ extension ScriptDirectory {
             // The file was deleted meanwhile: the waiting requests get what this reload found.
             switch examination {
             case .compiled(let script, _, _): return (.script(script), nil)
-            case .rejected(let message, _, _, _), .unchecked(let message): return (.failed(message), nil)
+            case .rejected(let message, let bytes, _, _): return (Self.refused(message, bytes, reload), nil)
+            case .unchecked(let message): return (.failed(message), nil)
             case .same, .absent: return (.missing, nil)
             }
         }
@@ -149,7 +158,7 @@ extension ScriptDirectory {
             entry.settled = settled
             entry.examined = bytes
             entry.version += 1
-            entry.lookup = entry.lastGood.map { .script($0) } ?? .failed(message)
+            entry.lookup = entry.lastGood.map { .script($0) } ?? Self.refused(message, bytes, reload)
             let event: Event? = entry.rejection == message
                 ? nil : .rejected(app: reload.app, message: message, keepingLastGood: entry.lastGood != nil)
             entry.rejection = message

@@ -25,6 +25,9 @@ public final class ScriptDirectory: Sendable {
     public let url: URL
     /// The memory limit compiling a script counts against, in bytes.
     public let memoryLimit: Int
+    /// The CPU time a compile check may use (at most ten seconds): the host's per-request
+    /// budget, since a script that cannot compile within it cannot run.
+    public let cpuTime: Duration
     /// The folder's path ending in `/`.
     private let folderPath: String
 
@@ -40,18 +43,23 @@ public final class ScriptDirectory: Sendable {
     /// - Parameters:
     ///   - url: The folder holding `<bundle-id>.lua` files. It need not exist yet.
     ///   - memoryLimit: The memory limit compiling counts against (the host's limit).
+    ///   - cpuTime: The CPU time compiling may use (the host's per-request budget; at most 10 s).
     ///   - report: Told when a version of a script goes into service and when one is rejected;
     ///     called on any thread, once per version.
     public convenience init(
-        _ url: URL, memoryLimit: Int = ScriptLimits.default.memoryBytes,
+        _ url: URL, memoryLimit: Int = ScriptLimits.default.memoryBytes, cpuTime: Duration = ScriptLimits.default.cpuTime,
         report: @escaping @Sendable (Event) -> Void = { _ in }
     ) {
-        self.init(url, memoryLimit: memoryLimit, executor: SandboxExecutor(), report: report)
+        self.init(url, memoryLimit: memoryLimit, cpuTime: cpuTime, executor: SandboxExecutor(), report: report)
     }
 
     /// A directory of scripts whose compile checks run on the Lua threads of `executor`.
-    package init(_ url: URL, memoryLimit: Int, executor: SandboxExecutor, report: @escaping @Sendable (Event) -> Void) {
+    package init(
+        _ url: URL, memoryLimit: Int, cpuTime: Duration = ScriptLimits.default.cpuTime, executor: SandboxExecutor,
+        report: @escaping @Sendable (Event) -> Void
+    ) {
         self.url = url
+        self.cpuTime = min(cpuTime, Self.compileDeadline)
         let folder = url.path
         folderPath = folder.hasSuffix("/") ? folder : folder + "/"
         self.memoryLimit = memoryLimit

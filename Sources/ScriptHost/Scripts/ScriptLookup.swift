@@ -6,4 +6,8 @@ public enum ScriptLookup: Sendable {
     case missing
     /// The script could not be loaded: the original content is delivered (reason `load`).
     case failed(String)
+    /// The script was read but cannot go into service (it does not compile within the limits),
+    /// and there is no earlier version to serve: the original content is delivered (reason
+    /// `load`, with this message), and the result names the script (`script`).
+    case rejected(Script, String)
 }

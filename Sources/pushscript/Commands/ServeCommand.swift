@@ -15,9 +15,12 @@ enum ServeCommand: Command {
         at a time, in input order, as iOS runs a service extension; different apps' requests
         run at once, up to --concurrency of them, with up to --read-ahead lines (and 64 MiB)
         read ahead of the answers written. A request is a JSON object:
-          {"id": 7, "app": "com.example.news", "payload": {"aps": {...}}, "locales": ["de-DE", "en"]}
+          {"id": 7, "app": "com.example.news", "payload": {"aps": {...}}, "locales": ["de-DE", "en"],
+           "identifier": "6A3E…", "expireMs": 30000}
         "id" (any JSON value) is echoed; "locales" is optional (the device's preferred
-        languages, else --locale's); "app" may be left out when --app names the default app.
+        languages, else --locale's); "app" may be left out when --app names the default app;
+        "identifier" (the apns-id, request.identifier; else a new UUID) and "expireMs" (the
+        system's deadline in milliseconds, else --expire-ms's) are optional.
         The answer is the result object of 'pushscript run' on one line with "id" first, or
         {"id": ..., "error": "..."} for a line that is not a valid request (id null when the
         line cannot be read; a line over --max-line-bytes is answered so without being read
@@ -55,7 +58,7 @@ enum ServeCommand: Command {
     static let idleMs = PositiveOption("--idle-ms", "N", default: 60_000, help: "an app without a request this long closes its Lua states")
     static let isolation = Option(
         "--isolation", "thread|process", default: "thread",
-        help: "where scripts run: in this process, or in worker processes that are", "killed and replaced when a script is stuck")
+        help: "where scripts run: in this process, or in worker processes", "(killed and replaced when a script is stuck)")
     static let options = [
         scripts, concurrency.option, readAhead.option, ordered, maxLineBytes.option, logFormat, metrics, idleMs.option, isolation,
         AttachmentFolder.option,
@@ -88,6 +91,15 @@ enum ServeCommand: Command {
             throw UsageError("pushscript serve: --log-format takes text or json, not '\(format)'")
         }
         let metricsPath = a.value(metrics)
+        if let metricsPath {
+            let folder = URL(fileURLWithPath: metricsPath).deletingLastPathComponent().path
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue,
+                  FileManager.default.isWritableFile(atPath: folder)
+            else {
+                throw UsageError("pushscript serve: --metrics \(metricsPath): its folder \(folder) does not exist or is not writable; give a file in a writable folder")
+            }
+        }
         let isWorker = ProcessInfo.processInfo.environment[workerVariable] == "1"
         let isolationName = a.value(isolation) ?? "thread"
         guard isolationName == "thread" || isolationName == "process" else {
@@ -120,12 +132,11 @@ enum ServeCommand: Command {
             privateState = nil
             let retention = attachments.isOwned && !isWorker ? AttachmentRetention() : nil
             let host = ScriptHost(configuration: configuration, answers: try HostOptions.answers(a, command: name).requestAnswers)
-            let scriptFolder = ScriptDirectory(folder, memoryLimit: configuration.limits.memoryBytes) { log.script($0) }
+            let scriptFolder = ScriptDirectory(
+                folder, memoryLimit: configuration.limits.memoryBytes, cpuTime: configuration.limits.cpuTime) { log.script($0) }
             // With --state DIR --trust KEY.pub: installed bundle versions, the folder's scripts as
             // their baseline.
-            let installed = try HostOptions.installedScripts(a, command: name, baseline: .directory(scriptFolder)) { event in
-                printError(HostOptions.message(for: event, command: "serve"))
-            }
+            let installed = try HostOptions.installedScripts(a, command: name, baseline: .directory(scriptFolder)) { log.installed($0) }
             backend = ThreadBackend(
                 host: host, scripts: scriptFolder, installed: installed, retention: retention, idleRelease: .milliseconds(idle)
             ) {
@@ -166,7 +177,7 @@ enum ServeCommand: Command {
                 let dropped = intake.acceptedCount - output.writtenCount
                 let signalName = ServeSignals.name(number)
                 log.event("stopped-at-once", ["signal": .string(signalName), "answered": .integer(Int64(output.writtenCount)), "dropped": .integer(Int64(dropped))],
-                    text: "serve: second \(signalName): ending at once; \(dropped) request\(dropped == 1 ? "" : "s") read were not answered")
+                    text: "serve: second \(signalName): ending at once; \(dropped) request\(dropped == 1 ? " read was" : "s read were") not answered")
                 backend.abort()
                 attachments.remove()
                 if let privateState { try? FileManager.default.removeItem(at: privateState) }
@@ -217,7 +228,9 @@ enum ServeCommand: Command {
         stop.set { intake.stop(.endOfInput) }
         let output = AnswerOutput(ordered: false, released: { intake.answered(bytes: $0) }, closed: { intake.stop(.outputClosed) })
         let housekeeping = ServeHousekeeping { _ in backend.tick() }
-        let loop = ServeLoop(intake: intake, queues: queues, output: output, backend: backend, metrics: ServeMetrics(), log: log, defaultApp: a.value(HostOptions.app),
+        // The parent logs each answer it writes; a worker's log says only what the parent cannot
+        // see (its scripts and bundles).
+        let loop = ServeLoop(intake: intake, queues: queues, output: output, backend: backend, metrics: ServeMetrics(), log: nil, defaultApp: a.value(HostOptions.app),
             // checked by the parent, which passed the option on
             defaultExpiry: (try? HostOptions.expiry(a, command: name)) ?? nil)
         await loop.run(lanes: lanes)

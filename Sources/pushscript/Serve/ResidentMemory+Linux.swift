@@ -1,6 +1,8 @@
 #if os(Linux)
 import Foundation
+#if canImport(Glibc)
 import Glibc
+#endif
 
 /// This process's resident memory, as Linux counts it (`/proc/self/statm`).
 enum ResidentMemory {

@@ -56,6 +56,14 @@ final class ServeLog: Sendable {
         ], text: nil)
     }
 
+    /// A line answered with an error (JSON only): its `id` and `error`, read back from the
+    /// answer written.
+    func invalid(answer line: [UInt8]) {
+        guard format == .json else { return }
+        let object = (try? JSONValue(jsonUTF8: line))?.objectValue
+        event("invalid-line", ["id": object?["id"] ?? .null, "error": object?["error"] ?? .null], text: nil)
+    }
+
     /// What the scripts folder reports.
     func script(_ event: ScriptDirectory.Event) {
         switch event {

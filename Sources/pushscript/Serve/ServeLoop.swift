@@ -14,7 +14,8 @@ struct ServeLoop: Sendable {
     let output: AnswerOutput
     let backend: any ServeBackend
     let metrics: ServeMetrics
-    let log: ServeLog
+    /// Where each answer is logged; nil in a worker process, whose parent logs the answers.
+    let log: ServeLog?
     /// The app of requests that name none (`--app`).
     let defaultApp: String?
     /// The system's deadline of a request whose line gives no `expireMs` (`--expire-ms`).
@@ -51,6 +52,7 @@ struct ServeLoop: Sendable {
 
     private func answerInvalid(_ index: Int, _ line: [UInt8], cost: Int, tag: [UInt8]) {
         metrics.recordInvalid()
+        log?.invalid(answer: line)
         output.put(index, tag.isEmpty ? line : tag + line, cost: cost)
     }
 
@@ -70,7 +72,7 @@ struct ServeLoop: Sendable {
         let elapsed = ContinuousClock.now - started
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         metrics.record(app: request.app, outcome: answer.outcome, reason: answer.reason?.kind.rawValue, script: answer.script, seconds: seconds)
-        log.answered(id: id, app: request.app, outcome: answer.outcome, reason: answer.reason, milliseconds: seconds * 1000)
+        log?.answered(id: id, app: request.app, outcome: answer.outcome, reason: answer.reason, milliseconds: seconds * 1000)
     }
 }
 

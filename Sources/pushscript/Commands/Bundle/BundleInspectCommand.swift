@@ -9,7 +9,8 @@ enum BundleInspectCommand: Command {
     static let description = """
         usage: pushscript bundle inspect FILE
 
-        Prints the signed manifest of FILE as JSON: app, version, minimumHostVersion, created
+        Prints the signed manifest of FILE as JSON (a revocation: its fields and "revocation":
+        true): app, version, minimumHostVersion, created
         and expires (seconds since 1970 UTC), rollout, probation, limits, allowHttp, allowPost,
         keyId and files (path, kind, size, sha256). The signature is not checked: use
         'bundle verify' for that. Exit 1 with a 'refused: malformed: ...' line when FILE is
