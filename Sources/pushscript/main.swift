@@ -15,16 +15,18 @@ let commands: [any Command.Type] = [
     BundleCommand.self,
 ]
 
-let mainUsage = """
+/// What `pushscript --help` prints; made only when asked for (a run does not pay for it).
+var mainUsage: String { """
     usage: pushscript COMMAND [ARGUMENTS] [OPTIONS]
 
     Runs the logic of an iOS Notification Service Extension as a sandboxed Lua script.
 
     commands:
-    \(commands.map { "  " + $0.name.padding(toLength: 9, withPad: " ", startingAt: 0) + $0.summary }.joined(separator: "\n"))
+    \(commands.map { "  " + $0.name + String(repeating: " ", count: max(0, 9 - $0.name.count)) + $0.summary }.joined(separator: "\n"))
 
     Run 'pushscript COMMAND --help' for a command's arguments and options.
     """
+}
 
 /// Writes a line to standard error.
 func printError(_ line: String) {
