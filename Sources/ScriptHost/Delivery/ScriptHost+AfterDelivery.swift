@@ -21,7 +21,8 @@ extension ScriptHost {
         if !run.beginAfterDelivery() {
             run.log(.warn, "afterDelivery was not called: the system's time ran out (serviceExtensionTimeWillExpire)", host: true)
         } else if run.deadline.hasPassed {
-            let systems = run.expiry.map { run.started.advanced(by: max($0, .zero)) <= run.started.advanced(by: run.limits.time) } ?? false
+            // The deadline is the system's when its expiry comes no later than the host's time.
+            let systems = run.expiry.map { $0 <= run.limits.time } ?? false
             run.log(.warn, systems
                 ? "afterDelivery was not called: the system's time ran out before it could start"
                 : "afterDelivery was not called: no time was left before the deadline", host: true)
