@@ -7,6 +7,7 @@
 #include "pss_codec.h"
 #include "pss_host.h"
 #include "pss_kill.h"
+#include "pss_lib_base.h"
 #include "pss_proxy.h"
 #include "pss_reader.h"
 #include "pss_state.h"
@@ -99,7 +100,7 @@ typedef struct register_args {
   int kind;
   const unsigned char *value;
   size_t length;
-  int what;  /* 0 function, 1 value, 2 json.null */
+  int what;  /* 0 function, 1 value, 2 json.null, 3 pss_lib_given */
 } register_args;
 
 static int p_register(lua_State *L) {
@@ -119,9 +120,9 @@ static int p_register(lua_State *L) {
   else if (a->what == 1) {
     size_t pos = 0;
     pss_decode_value(L, a->value, a->length, &pos);
-  } else lua_rawgeti(L, LUA_REGISTRYINDEX, ctx->ref_null);
+  } else if (a->what == 2) lua_rawgeti(L, LUA_REGISTRYINDEX, ctx->ref_null);
+  else lua_pushcfunction(L, pss_lib_given);
   lua_setfield(L, -2, a->name);
-  pss_template_changed(L);
   return 0;
 }
 
@@ -139,6 +140,11 @@ int pss_register_value(pss_context *ctx, const char *module, const char *name,
 
 int pss_register_null(pss_context *ctx, const char *module, const char *name) {
   register_args a = {module, name, 0, 0, NULL, 0, 2};
+  return protected(ctx, p_register, &a, NULL);
+}
+
+int pss_register_given(pss_context *ctx, const char *name) {
+  register_args a = {NULL, name, 0, 0, NULL, 0, 3};
   return protected(ctx, p_register, &a, NULL);
 }
 

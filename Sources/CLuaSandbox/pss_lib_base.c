@@ -5,6 +5,7 @@
 #include <string.h>
 #include "pss_kill.h"
 #include "pss_lib_base.h"
+#include "pss_proxy.h"
 #include "pss_reader.h"
 
 static int finish_pcall(lua_State *L, int status, lua_KContext extra) {
@@ -114,5 +115,20 @@ int pss_lib_load(lua_State *L) {
     else lua_newtable(L);
   }
   if (!lua_setupvalue(L, -2, 1)) lua_pop(L, 1);
+  return 1;
+}
+
+/* given(name): what the running environment gave, or gives now, under the template's `name`,
+ * whatever the script assigned to that name since; nil outside a run. */
+int pss_lib_given(lua_State *L) {
+  luaL_checkany(L, 1);
+  lua_settop(L, 1);
+  pss_context *ctx = pss_ctx(L);
+  if (ctx == NULL || ctx->ref_env == LUA_NOREF) {
+    lua_pushnil(L);
+    return 1;
+  }
+  lua_rawgeti(L, LUA_REGISTRYINDEX, ctx->ref_env);
+  pss_proxy_push_environment_given(L, 2, 1);
   return 1;
 }

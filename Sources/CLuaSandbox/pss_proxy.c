@@ -13,6 +13,7 @@
  * copy when any of its metamethods runs (index, assignment, #), or when pss_proxy_fill meets it
  * (rawget, rawset, rawlen, next, pairs, getmetatable, setmetatable, the encoder), and then
  * drops its metatable for the template table's (none). */
+#include <string.h>
 #include "pss_array_mark.h"
 #include "pss_proxy.h"
 
@@ -24,6 +25,8 @@ static const char target_key = 'g';   /* mt[&target_key]: what a host-owned meta
                                          for (false for none) */
 static const char lazy_metatables_key = 'm';  /* registry: template table -> its lazy
                                                  metatable (weak keys) */
+static const char given_key = 'e';   /* registry: a filled environment -> the metatable it had,
+                                        which records what it gave (weak keys) */
 
 static _Atomic(pss_proxy_loader) loader_fn = NULL;
 
@@ -320,6 +323,180 @@ void pss_proxy_push_lazy_metatable(lua_State *L, int from) {
   lua_remove(L, -2);
 }
 
+/* ---- lazy environments ------------------------------------------------------------------- */
+
+/* Pushes what the environment at `env` (absolute) holds under the template's field `key` (at
+ * `key`, absolute; the template at `template`, absolute) when the script first reads it: the
+ * environment itself for "_G", a lazy table for a table without a metatable, a copy for one with
+ * a metatable (a read-only view), the value itself for the rest; nil for a name the template
+ * does not have. */
+static void push_environment_field(lua_State *L, int env, int template, int key) {
+  if (lua_type(L, key) == LUA_TSTRING) {
+    size_t len;
+    const char *name = lua_tolstring(L, key, &len);
+    if (len == 2 && name[0] == '_' && name[1] == 'G') {
+      lua_pushvalue(L, env);
+      return;
+    }
+  }
+  lua_pushvalue(L, key);
+  if (lua_rawget(L, template) != LUA_TTABLE) return;
+  int from = lua_gettop(L);
+  if (lua_getmetatable(L, from)) {
+    lua_pop(L, 1);
+    pss_proxy_push_copy(L, from, 0);
+  } else {
+    lua_newtable(L);
+    pss_proxy_push_lazy_metatable(L, from);
+    lua_setmetatable(L, -2);
+  }
+  lua_remove(L, from);
+}
+
+/* Gives the environment at `env` (absolute; its metatable at `mt`) the field at `key`
+ * (absolute) and pushes it; a name given or assigned before (which the script has since set to
+ * nil) and a name the template lacks push nil. The metatable records what it gave under the
+ * name (false for a name the script assigned first). */
+static void give_environment_field(lua_State *L, int env, int mt, int key) {
+  lua_pushvalue(L, key);
+  if (lua_rawget(L, mt) != LUA_TNIL) {
+    lua_pop(L, 1);
+    lua_pushnil(L);
+    return;
+  }
+  lua_pop(L, 1);
+  lua_rawgetp(L, mt, &source_key);
+  push_environment_field(L, env, lua_gettop(L), key);
+  lua_remove(L, -2);
+  if (lua_isnil(L, -1)) return;
+  lua_pushvalue(L, key);
+  lua_pushvalue(L, -2);
+  lua_rawset(L, mt);
+  lua_pushvalue(L, key);
+  lua_pushvalue(L, -2);
+  lua_rawset(L, env);
+}
+
+/* Makes the lazy environment at `idx` (absolute; its metatable at `mt`) a plain table holding
+ * every field of the template it has not given or had assigned yet. */
+static void fill_environment(lua_State *L, int idx, int mt) {
+  luaL_checkstack(L, 8, "environment too deep");
+  lua_rawgetp(L, mt, &source_key);
+  int template = lua_gettop(L);
+  lua_pushliteral(L, "_G");
+  give_environment_field(L, idx, mt, lua_gettop(L));
+  lua_pop(L, 2);
+  lua_pushnil(L);
+  while (lua_next(L, template) != 0) {
+    lua_pop(L, 1);
+    give_environment_field(L, idx, mt, lua_gettop(L));
+    lua_pop(L, 1);
+  }
+  lua_pop(L, 1);
+  /* what it gave stays known (pss_proxy_push_environment_given) */
+  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &given_key) != LUA_TTABLE) {
+    lua_pop(L, 1);
+    lua_newtable(L);
+    lua_createtable(L, 0, 1);
+    lua_pushliteral(L, "k");
+    lua_setfield(L, -2, "__mode");
+    lua_setmetatable(L, -2);
+    lua_pushvalue(L, -1);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &given_key);
+  }
+  lua_pushvalue(L, idx);
+  lua_pushvalue(L, mt);
+  lua_rawset(L, -3);
+  lua_pop(L, 1);
+  lua_pushnil(L);
+  lua_setmetatable(L, idx);
+}
+
+/* A name the environment does not hold: the template's field, given now. */
+static int lazy_environment_index(lua_State *L) {
+  lua_settop(L, 2);
+  lua_getmetatable(L, 1);
+  give_environment_field(L, 1, 3, 2);
+  return 1;
+}
+
+/* An assignment to a name the environment does not hold: a name of the template is remembered
+ * as the script's from now on (it is never given), then the assignment is made. */
+static int lazy_environment_newindex(lua_State *L) {
+  lua_settop(L, 3);
+  lua_getmetatable(L, 1);
+  lua_rawgetp(L, 4, &source_key);
+  lua_pushvalue(L, 2);
+  int known = lua_rawget(L, 5) != LUA_TNIL || (lua_type(L, 2) == LUA_TSTRING && strcmp(lua_tostring(L, 2), "_G") == 0);
+  lua_settop(L, 4);
+  if (known) {
+    lua_pushvalue(L, 2);
+    lua_pushboolean(L, 0);
+    lua_rawset(L, 4);
+  }
+  lua_settop(L, 3);
+  lua_rawset(L, 1);
+  return 0;
+}
+
+void pss_proxy_push_environment_given(lua_State *L, int env, int key) {
+  env = lua_absindex(L, env);
+  key = lua_absindex(L, key);
+  luaL_checkstack(L, 6, "environment too deep");
+  int lazy = 0;
+  if (lua_getmetatable(L, env)) {
+    lazy = (kind_of(L, lua_gettop(L)) & PSS_PROXY_SHAPE) == PSS_PROXY_LAZY_ENVIRONMENT;
+    if (!lazy) lua_pop(L, 1);
+  }
+  if (!lazy) {
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &given_key) == LUA_TTABLE) {
+      lua_pushvalue(L, env);
+      lua_rawget(L, -2);
+      lua_remove(L, -2);
+    } else {
+      lua_pop(L, 1);
+      lua_pushnil(L);
+    }
+    if (lua_isnil(L, -1)) {  /* not a run's environment: what it holds */
+      lua_pop(L, 1);
+      lua_pushvalue(L, key);
+      lua_rawget(L, env);
+      return;
+    }
+  }
+  int mt = lua_gettop(L);
+  lua_pushvalue(L, key);
+  int recorded = lua_rawget(L, mt);
+  if (recorded == LUA_TNIL && lazy) {
+    lua_pop(L, 1);
+    give_environment_field(L, env, mt, key);
+  } else if (recorded == LUA_TBOOLEAN && !lua_toboolean(L, -1)) {
+    /* assigned by the script before it was given: what it would have been, kept from now on */
+    lua_pop(L, 1);
+    lua_rawgetp(L, mt, &source_key);
+    push_environment_field(L, env, lua_gettop(L), key);
+    lua_remove(L, -2);
+    lua_pushvalue(L, key);
+    lua_pushvalue(L, -2);
+    lua_rawset(L, mt);
+  }
+  lua_remove(L, mt);
+}
+
+void pss_proxy_push_lazy_environment(lua_State *L, int template) {
+  template = lua_absindex(L, template);
+  luaL_checkstack(L, 4, "environment too deep");
+  lua_createtable(L, 0, 8);  /* the environment */
+  lua_createtable(L, 0, 8);  /* its metatable: the names given and assigned, beside these */
+  lua_pushcfunction(L, lazy_environment_index);
+  lua_setfield(L, -2, "__index");
+  set_access_metamethods(L, lazy_environment_newindex, lazy_table_len, NULL);
+  set_kind(L, lua_gettop(L), PSS_PROXY_LAZY_ENVIRONMENT);
+  lua_pushvalue(L, template);
+  lua_rawsetp(L, -2, &source_key);
+  lua_setmetatable(L, -2);
+}
+
 /* ---- the one way past a proxy ------------------------------------------------------------ */
 
 int pss_proxy_fill(lua_State *L, int idx, int show) {
@@ -330,6 +507,9 @@ int pss_proxy_fill(lua_State *L, int idx, int show) {
   switch (kind_of(L, mt) & PSS_PROXY_SHAPE) {
     case PSS_PROXY_LAZY_TABLE:
       fill_lazy_table(L, idx, mt);
+      break;
+    case PSS_PROXY_LAZY_ENVIRONMENT:
+      fill_environment(L, idx, mt);
       break;
     case PSS_PROXY_LAZY_VIEW:
       if (!show) break;

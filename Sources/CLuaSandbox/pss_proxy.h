@@ -10,6 +10,12 @@
  *   a plain table from then on.
  * - PSS_PROXY_STRING_METATABLE: what getmetatable("") is to a run: it reads and lists the
  *   string metatable's fields, with the run's string table as __index, and refuses writes.
+ * - PSS_PROXY_LAZY_ENVIRONMENT: a run's environment (_G): an empty table that takes each of
+ *   the template's fields the first time the script reads that name (a table as a lazy table
+ *   or a copy, as a whole environment would hold it), and all of them when it is looked at past
+ *   its metatable; a plain table from then on. Its metatable, one per environment, also
+ *   remembers the names it gave or the script assigned, so that a name the script set to nil
+ *   stays nil.
  * - PSS_PROXY_HOST_METATABLE, a flag beside one of the above or alone: the metatable is a copy
  *   the host owns of the metatable the script set (pss_metatable.c keeps the rules); the
  *   script sees the table it stands for.
@@ -29,6 +35,7 @@ enum {
   PSS_PROXY_LAZY_VIEW = 2,
   PSS_PROXY_LAZY_TABLE = 3,
   PSS_PROXY_STRING_METATABLE = 4,
+  PSS_PROXY_LAZY_ENVIRONMENT = 5,
   PSS_PROXY_SHAPE = 7,
   PSS_PROXY_HOST_METATABLE = 8,
 };
@@ -58,6 +65,14 @@ void pss_proxy_push_lazy_view(lua_State *L, const char *name, size_t name_len, i
 /* Pushes the metatable that makes an empty table a lazy table standing for the template's
  * table at `from` (which has no metatable). One per template table, made once. */
 void pss_proxy_push_lazy_metatable(lua_State *L, int from);
+/* Pushes a new lazy environment over the template table at `template` (whose tables without a
+ * metatable become lazy tables, the others copies, as pss_proxy_push_copy makes them): a run's
+ * _G, the value of its "_G" field. */
+void pss_proxy_push_lazy_environment(lua_State *L, int template);
+/* Pushes what the run's environment at `env` gave, or gives now, under the template's field
+ * `key` (a run's own library table, say), whatever the script assigned to that name since; for
+ * a table that never was a lazy environment, its field. */
+void pss_proxy_push_environment_given(lua_State *L, int env, int key);
 /* Pushes a new view of the string metatable for a run: it reads and lists the table at
  * `fields` (the metatable's fields, the run's string table as __index) and refuses writes. */
 void pss_proxy_push_string_view(lua_State *L, int fields);

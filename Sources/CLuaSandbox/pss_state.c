@@ -1,5 +1,5 @@
 /* Sandboxed states: creation with the limits installed, the library as a template, and a
- * fresh environment per run made from that template. */
+ * fresh environment per run over that template. */
 #include <stdlib.h>
 #include "pss_alloc.h"
 #include "pss_arm.h"
@@ -41,77 +41,10 @@ void pss_name_module(lua_State *L, const char *name) {
   lua_pop(L, 1);
 }
 
-/* registry[&template_list_key]: the template's fields as a list, three slots each: the key,
- * the value and, for a table, the metatable that makes a proxy of it (false for a table with a
- * metatable of its own, a read-only view, which is copied at once, and for other values);
- * field n holds the count. Made when an environment is first made after the template changed:
- * walking a list is quicker than walking a table's hash part. */
-static const char template_list_key = 'l';
-
-void pss_template_changed(lua_State *L) {
-  lua_pushnil(L);
-  lua_rawsetp(L, LUA_REGISTRYINDEX, &template_list_key);
-}
-
-static void push_template_list(lua_State *L) {
-  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &template_list_key) == LUA_TTABLE) return;
-  lua_pop(L, 1);
-  lua_rawgeti(L, LUA_REGISTRYINDEX, pss_ctx(L)->ref_template);
-  int template = lua_gettop(L);
-  lua_newtable(L);
-  int list = lua_gettop(L);
-  lua_Integer slots = 0;
-  lua_pushnil(L);
-  while (lua_next(L, template) != 0) {
-    lua_pushvalue(L, -2);
-    lua_rawseti(L, list, ++slots);
-    lua_pushvalue(L, -1);
-    lua_rawseti(L, list, ++slots);
-    if (lua_type(L, -1) == LUA_TTABLE && !lua_getmetatable(L, -1)) {
-      pss_proxy_push_lazy_metatable(L, lua_gettop(L));
-    } else {
-      if (lua_type(L, -1) == LUA_TTABLE) lua_pop(L, 1);  /* its metatable */
-      lua_pushboolean(L, 0);
-    }
-    lua_rawseti(L, list, ++slots);
-    lua_pop(L, 1);
-  }
-  lua_pushinteger(L, slots / 3);
-  lua_setfield(L, list, "n");
-  lua_pushvalue(L, list);
-  lua_rawsetp(L, LUA_REGISTRYINDEX, &template_list_key);
-  lua_remove(L, template);
-}
-
 void pss_push_environment(lua_State *L) {
-  luaL_checkstack(L, 8, "environment too deep");
-  push_template_list(L);
-  int list = lua_gettop(L);
-  lua_getfield(L, list, "n");
-  lua_Integer n = lua_tointeger(L, -1);
-  lua_pop(L, 1);
-  lua_createtable(L, 0, (int)n + 1);
-  int env = lua_gettop(L);
-  /* the template's tables become the run's own when it first uses them (a table with a
-   * metatable, a read-only view, is copied at once) */
-  for (lua_Integer i = 0; i < n; i++) {
-    lua_rawgeti(L, list, 3 * i + 1);
-    if (lua_rawgeti(L, list, 3 * i + 2) == LUA_TTABLE) {
-      if (lua_rawgeti(L, list, 3 * i + 3) == LUA_TTABLE) {
-        lua_newtable(L);
-        lua_insert(L, -2);
-        lua_setmetatable(L, -2);
-      } else {
-        lua_pop(L, 1);
-        pss_proxy_push_copy(L, lua_gettop(L), 0);
-      }
-      lua_replace(L, -2);
-    }
-    lua_rawset(L, env);
-  }
-  lua_pushvalue(L, env);
-  lua_setfield(L, env, "_G");
-  lua_remove(L, list);
+  lua_rawgeti(L, LUA_REGISTRYINDEX, pss_ctx(L)->ref_template);
+  pss_proxy_push_lazy_environment(L, -1);
+  lua_remove(L, -2);
   pss_string_metatable_remember(L);
 }
 

@@ -15,8 +15,9 @@ extension LuaSandbox {
 
     /// Adds a host function to every environment made from now on, as `module.name`, or as
     /// the global `name` when `module` is nil (the module table is made when missing). An
-    /// environment made before whose script has not yet used `module` sees it too: its copy of
-    /// a module table is made when the script first uses it.
+    /// environment made before whose script has not yet read that global (or used `module`)
+    /// sees it too: an environment takes each global when its script first reads it, and its
+    /// copy of a module table is made when the script first uses it.
     @discardableResult
     package func register(
         _ name: String, in module: String? = nil, arguments: HostArguments = .raw,
@@ -51,6 +52,13 @@ extension LuaSandbox {
     /// Adds the state's JSON null (``LuaInput/null``) as `module.name`.
     package func registerNull(as name: String, in module: String) {
         _ = pss_register_null(context, module, name)
+    }
+
+    /// Adds the global `name`: a function that returns what the running environment holds, or
+    /// held before the script assigned to it, under a global of the library (`string`: the
+    /// run's own string table) — what `require "string"` returns.
+    package func registerGiven(as name: String) {
+        _ = pss_register_given(context, name)
     }
 }
 

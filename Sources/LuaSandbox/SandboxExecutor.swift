@@ -72,10 +72,13 @@ package struct SandboxExecutor: Sendable {
         _ body: @escaping @Sendable (LuaSandbox, JobClock) -> Value
     ) async -> JobOutcome<Value> {
         precondition(!sandbox.isAbandoned, "an abandoned sandbox must not be used again")
-        let once = Once<Value>(sandbox: sandbox, watchdog: watchdog, pool: pool, grace: grace, control: control)
+        let once = Once(sandbox: sandbox, watchdog: watchdog, pool: pool, grace: grace, control: control)
         let clock = JobClock(once)
         let pool = self.pool
-        return await withCheckedContinuation { continuation in
+        // The value travels beside the outcome, so that `Once` is not generic: a generic class
+        // called from another module looks up its type metadata at every step.
+        let result = JobResult<Value>()
+        let end = await withCheckedContinuation { (continuation: CheckedContinuation<JobEnd, Never>) in
             once.set(continuation, onDeadline: onDeadline)
             if let deadline { once.begin(deadline: deadline, onDeadline: onDeadline, expirable: true) }
             control?.attach(once)
@@ -85,11 +88,18 @@ package struct SandboxExecutor: Sendable {
                 // A job whose caller was answered before it could start does not start, and
                 // does not touch the sandbox: the caller may be using it again.
                 guard once.start() else { return }
-                let value = body(sandbox, clock)
+                result.value = body(sandbox, clock)
                 // After an abandonment the value is dropped; the last reference to the sandbox
                 // may go with this closure, closing its state on this thread.
-                if !once.finish(value) { pool.stuckJobEnded() }
+                if !once.finish() { pool.stuckJobEnded() }
             }
+        }
+        switch end {
+        case .finished:
+            guard let value = result.value else { preconditionFailure("a finished job has its value") }
+            return .finished(value)
+        case .abandoned: return .abandoned
+        case .notStarted: return .notStarted
         }
     }
 }
@@ -110,11 +120,23 @@ package final class JobClock: Sendable {
     }
 }
 
+/// How a job ended for its caller, without its value (``JobResult`` holds that).
+private enum JobEnd: Sendable {
+    case finished, abandoned, notStarted
+}
+
+/// A job's value, written once by the job on its Lua thread before ``Once/finish()`` and read
+/// by the caller after the continuation resumed with ``JobEnd/finished`` (the resumption
+/// orders the two); an abandoned job's value is written but never read.
+private final class JobResult<Value: Sendable>: @unchecked Sendable {
+    var value: Value?
+}
+
 /// Resumes a continuation exactly once, whoever comes first, and keeps the deadline of the
 /// job's current phase with the watchdog.
-private final class Once<Value: Sendable>: PhaseClock, Sendable {
+private final class Once: PhaseClock, Sendable {
     private struct State {
-        var continuation: CheckedContinuation<JobOutcome<Value>, Never>?
+        var continuation: CheckedContinuation<JobEnd, Never>?
         var done = false
         /// Whether the job got a thread.
         var started = false
@@ -144,7 +166,7 @@ private final class Once<Value: Sendable>: PhaseClock, Sendable {
         self.control = control
     }
 
-    func set(_ continuation: CheckedContinuation<JobOutcome<Value>, Never>, onDeadline: (@Sendable () -> Void)?) {
+    func set(_ continuation: CheckedContinuation<JobEnd, Never>, onDeadline: (@Sendable () -> Void)?) {
         state.withLock { s in
             s.continuation = continuation
             s.onDeadline = onDeadline
@@ -185,7 +207,7 @@ private final class Once<Value: Sendable>: PhaseClock, Sendable {
     /// At a phase's deadline: cancels the sandbox and starts the grace; a job that has not
     /// started is answered at once and never starts.
     private func deadlineCame(_ phase: Int, expiring: Bool = false) {
-        let unstarted = state.withLock { s -> CheckedContinuation<JobOutcome<Value>, Never>? in
+        let unstarted = state.withLock { s -> CheckedContinuation<JobEnd, Never>? in
             // Under the lock, so the cancel cannot reach a later phase or job on this sandbox.
             guard !s.done, s.phase == phase, !s.ended, !expiring || s.expirable else { return nil }
             s.ended = true
@@ -209,7 +231,7 @@ private final class Once<Value: Sendable>: PhaseClock, Sendable {
 
     /// At the end of a phase's grace: the caller is answered and the sandbox abandoned.
     private func graceEnded(_ phase: Int) {
-        let continuation = state.withLock { s -> CheckedContinuation<JobOutcome<Value>, Never>? in
+        let continuation = state.withLock { s -> CheckedContinuation<JobEnd, Never>? in
             guard !s.done, s.phase == phase else { return nil }
             s.done = true
             s.timers = []
@@ -222,10 +244,11 @@ private final class Once<Value: Sendable>: PhaseClock, Sendable {
         continuation?.resume(returning: .abandoned)
     }
 
-    /// Gives the job's result when no answer was given yet and cancels its timers. False when
-    /// the caller had been answered already (the job was abandoned).
-    func finish(_ value: Value) -> Bool {
-        let (continuation, timers) = state.withLock { s -> (CheckedContinuation<JobOutcome<Value>, Never>?, [UInt64]) in
+    /// Answers the caller that the job finished (its value is in its ``JobResult``) when no
+    /// answer was given yet, and cancels its timers. False when the caller had been answered
+    /// already (the job was abandoned).
+    func finish() -> Bool {
+        let (continuation, timers) = state.withLock { s -> (CheckedContinuation<JobEnd, Never>?, [UInt64]) in
             guard !s.done else { return (nil, []) }
             s.done = true
             defer {
@@ -238,7 +261,7 @@ private final class Once<Value: Sendable>: PhaseClock, Sendable {
         control?.detach(self)
         // the job's work is done: the task it resumes may go on on this thread
         pool.jobFinishing()
-        continuation?.resume(returning: .finished(value))
+        continuation?.resume(returning: .finished)
         return continuation != nil
     }
 }

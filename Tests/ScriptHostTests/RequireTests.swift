@@ -81,6 +81,19 @@ private func deliver(_ script: Script, host: ScriptHost) async throws -> Deliver
         #expect(result.content.body == "1 Hi")
     }
 
+    /// A library the script assigns to before it ever reads it is still what `require` gives.
+    @Test func aLibraryAssignedBeforeItsFirstReadIsStillRequired() async throws {
+        let script = Script(name: "rules.lua", source: """
+            function didReceive(request, content)
+              math = "mine"
+              content.title = math .. " " .. type(require("math").floor) .. " " .. tostring(require("math") == require("math"))
+            end
+            """)
+        let result = try await deliver(script, host: ScriptHost())
+        #expect(result.outcome == .completed, "\(String(describing: result.reason))")
+        #expect(result.content.title == "mine function true")
+    }
+
     @Test func aBundledModuleNeedsNoFile() async throws {
         let script = Script(name: "rules.lua", source: """
             local providers = require "pushscript.providers"

@@ -86,6 +86,11 @@ int pss_register_value(pss_context *ctx, const char *module, const char *name,
                        const unsigned char *value, size_t length);
 /* Adds `json.null`, the state's JSON null, as `module.name`. */
 int pss_register_null(pss_context *ctx, const char *module, const char *name);
+/* Adds the global `name`, a function that returns what the running environment gave, or gives
+ * now, under a template's name (`string`: the run's own string table), whatever the script
+ * assigned to that name since: what `require "string"` returns, as stock Lua's package.loaded
+ * holds it. */
+int pss_register_given(pss_context *ctx, const char *name);
 
 /* Compiles text (never bytecode) into a function; errors read "chunkname:line: message"
  * (chunkname as Lua takes it: "=rules.lua" for a plain name). */

@@ -36,23 +36,23 @@ final class RequireModule: ScriptModule {
 
     /// The host function the prelude takes; not a name scripts can reach.
     static let moduleFetcher = "__pushscript_module"
+    /// The function that gives the request's own library tables, which the prelude takes too.
+    static let libraryGiver = "__pushscript_library"
 
-    /// Defines `require` in an environment and removes the fetcher from it.
+    /// Defines `require` in an environment and removes the fetcher and the giver from it. The
+    /// libraries come from the giver when a script requires one: an environment takes each
+    /// global when it is first read, and most requests never require a library.
     static let requirePrelude = """
-        local fetch, pcall, error, type = \(moduleFetcher), pcall, error, type
-        \(moduleFetcher) = nil
-        local lib_string, lib_table, lib_math, lib_coroutine, lib_utf8 = string, table, math, coroutine, utf8
+        local fetch, library, pcall, error, type = \(moduleFetcher), \(libraryGiver), pcall, error, type
+        \(moduleFetcher), \(libraryGiver) = nil, nil
         local loaded, loading
         function require(name)
           if type(name) ~= "string" then
             error("bad argument #1 to 'require' (string expected, got " .. (name == nil and "no value" or type(name)) .. ")", 2)
           end
           -- the standard libraries, as stock Lua's package.loaded holds them from the start
-          if name == "string" then return lib_string
-          elseif name == "table" then return lib_table
-          elseif name == "math" then return lib_math
-          elseif name == "coroutine" then return lib_coroutine
-          elseif name == "utf8" then return lib_utf8
+          if name == "string" or name == "table" or name == "math" or name == "coroutine" or name == "utf8" then
+            return library(name)
           end
           if loaded == nil then loaded, loading = {}, {} end  -- made for the requests that require
           local value = loaded[name]
@@ -79,6 +79,7 @@ final class RequireModule: ScriptModule {
     }
 
     func install() {
+        host.sandbox.registerGiven(as: Self.libraryGiver)
         host.function(Self.moduleFetcher, in: nil) { [unowned self] binding, call in
             guard case .string(let raw) = call[0], let text = raw.utf8String else {
                 return .values([.nil, .text("bad argument #1 to 'require' (string expected, got \(Arguments.describe(call[0])))")])
