@@ -487,7 +487,7 @@ void pss_proxy_push_lazy_environment(lua_State *L, int template) {
   template = lua_absindex(L, template);
   luaL_checkstack(L, 4, "environment too deep");
   lua_createtable(L, 0, 8);  /* the environment */
-  lua_createtable(L, 0, 8);  /* its metatable: the names given and assigned, beside these */
+  lua_createtable(L, 0, 16);  /* its metatable: the names given and assigned, beside these */
   lua_pushcfunction(L, lazy_environment_index);
   lua_setfield(L, -2, "__index");
   set_access_metamethods(L, lazy_environment_newindex, lazy_table_len, NULL);

@@ -28,8 +28,20 @@ extension JSONValue {
 
     /// Writes the value into `sink` part by part, its objects' keys in `order`: the one walk
     /// of a ``JSONValue`` that every sink's text, value or Lua value comes from. With
-    /// ``JSONKeyOrder/unordered`` the keys go in the order the dictionaries hold them.
+    /// ``JSONKeyOrder/unordered`` the keys go in the order the dictionaries hold them, by a walk
+    /// that is specialized for the sink where it is called (a request's `userInfo` into Lua).
+    @inlinable
     public func write(into sink: inout some JSONSink, order: JSONKeyOrder) {
+        if order.isUnordered {
+            write(unorderedInto: &sink)
+        } else {
+            write(orderedInto: &sink, order: order)
+        }
+    }
+
+    /// The walk with every object's keys in the order its dictionary holds them.
+    @inlinable
+    func write(unorderedInto sink: inout some JSONSink) {
         switch self {
         case .null: sink.writeNull()
         case .bool(let bool): sink.write(bool: bool)
@@ -38,16 +50,31 @@ extension JSONValue {
         case .string(let string): sink.write(string: string)
         case .array(let array):
             sink.beginArray()
+            for element in array { element.write(unorderedInto: &sink) }
+            sink.endArray()
+        case .object(let object):
+            sink.beginObject()
+            for (key, value) in object {
+                sink.key(key)
+                value.write(unorderedInto: &sink)
+            }
+            sink.endObject()
+        }
+    }
+
+    /// The walk with objects' keys in `order` (not ``JSONKeyOrder/unordered``).
+    @usableFromInline
+    func write(orderedInto sink: inout some JSONSink, order: JSONKeyOrder) {
+        switch self {
+        case .null, .bool, .integer, .number, .string:
+            write(unorderedInto: &sink)
+        case .array(let array):
+            sink.beginArray()
             for element in array { element.write(into: &sink, order: order) }
             sink.endArray()
         case .object(let object):
             sink.beginObject()
-            if order.isUnordered {
-                for (key, value) in object {
-                    sink.key(key)
-                    value.write(into: &sink, order: order)
-                }
-            } else if order.first.isEmpty {
+            if order.first.isEmpty {
                 for (key, value) in object.sorted(by: { JSONKeyOrder.precedes($0.key, $1.key) }) {
                     sink.key(key)
                     value.write(into: &sink, order: order.child(key))
@@ -72,4 +99,3 @@ extension JSONValue {
         }
     }
 }
-
