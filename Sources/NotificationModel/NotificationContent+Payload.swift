@@ -8,29 +8,41 @@ extension NotificationContent {
     public init(payload: Payload) {
         self.init()
         userInfo = payload.userInfo
-        let aps = payload.aps
-
-        switch aps["alert"] {
-        case .string(let text)?:
-            body = text
-        case .object(let alert)?:
-            title = alert["title"]?.stringValue ?? ""
-            subtitle = alert["subtitle"]?.stringValue ?? ""
-            body = alert["body"]?.stringValue ?? ""
-            launchImageName = alert["launch-image"]?.stringValue ?? ""
-            summaryArgument = alert["summary-arg"]?.stringValue ?? ""
-            summaryArgumentCount = alert["summary-arg-count"]?.integerValue.flatMap { Int(exactly: $0) } ?? 0
-        default:
-            break
+        // One pass over each dictionary: a payload holds a few of these keys, and a lookup of
+        // each would hash every name.
+        for (key, value) in payload.aps {
+            switch key {
+            case "alert":
+                switch value {
+                case .string(let text): body = text
+                case .object(let alert): setAlert(alert)
+                default: break
+                }
+            case "badge": badge = value.integerValue.flatMap { Int(exactly: $0) }
+            case "sound": sound = NotificationSound(apsSound: value)
+            case "category": categoryIdentifier = value.stringValue ?? ""
+            case "thread-id": threadIdentifier = value.stringValue ?? ""
+            case "target-content-id": targetContentIdentifier = value.stringValue
+            case "interruption-level": interruptionLevel = value.stringValue.flatMap(InterruptionLevel.init(rawValue:)) ?? .active
+            case "relevance-score": relevanceScore = value.doubleValue ?? 0
+            case "filter-criteria": filterCriteria = value.stringValue
+            default: break
+            }
         }
+    }
 
-        badge = aps["badge"]?.integerValue.flatMap { Int(exactly: $0) }
-        sound = aps["sound"].flatMap(NotificationSound.init(apsSound:))
-        categoryIdentifier = aps["category"]?.stringValue ?? ""
-        threadIdentifier = aps["thread-id"]?.stringValue ?? ""
-        targetContentIdentifier = aps["target-content-id"]?.stringValue
-        interruptionLevel = aps["interruption-level"]?.stringValue.flatMap(InterruptionLevel.init(rawValue:)) ?? .active
-        relevanceScore = aps["relevance-score"]?.doubleValue ?? 0
-        filterCriteria = aps["filter-criteria"]?.stringValue
+    /// The fields an `aps.alert` dictionary gives.
+    private mutating func setAlert(_ alert: [String: JSONValue]) {
+        for (key, value) in alert {
+            switch key {
+            case "title": title = value.stringValue ?? ""
+            case "subtitle": subtitle = value.stringValue ?? ""
+            case "body": body = value.stringValue ?? ""
+            case "launch-image": launchImageName = value.stringValue ?? ""
+            case "summary-arg": summaryArgument = value.stringValue ?? ""
+            case "summary-arg-count": summaryArgumentCount = value.integerValue.flatMap { Int(exactly: $0) } ?? 0
+            default: break
+            }
+        }
     }
 }
