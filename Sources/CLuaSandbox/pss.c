@@ -100,7 +100,7 @@ typedef struct register_args {
   int kind;
   const unsigned char *value;
   size_t length;
-  int what;  /* 0 function, 1 value, 2 json.null, 3 pss_lib_given */
+  int what;  /* 0 function, 1 value, 2 json.null */
 } register_args;
 
 static int p_register(lua_State *L) {
@@ -120,8 +120,7 @@ static int p_register(lua_State *L) {
   else if (a->what == 1) {
     size_t pos = 0;
     pss_decode_value(L, a->value, a->length, &pos);
-  } else if (a->what == 2) lua_rawgeti(L, LUA_REGISTRYINDEX, ctx->ref_null);
-  else lua_pushcfunction(L, pss_lib_given);
+  } else lua_rawgeti(L, LUA_REGISTRYINDEX, ctx->ref_null);
   lua_setfield(L, -2, a->name);
   return 0;
 }
@@ -143,9 +142,30 @@ int pss_register_null(pss_context *ctx, const char *module, const char *name) {
   return protected(ctx, p_register, &a, NULL);
 }
 
-int pss_register_given(pss_context *ctx, const char *name) {
-  register_args a = {NULL, name, 0, 0, NULL, 0, 3};
-  return protected(ctx, p_register, &a, NULL);
+typedef struct made_args {
+  const char *name;
+  int chunk;
+  int32_t fid;
+} made_args;
+
+static int p_register_made(lua_State *L) {
+  made_args *a = lua_touserdata(L, 1);
+  pss_context *ctx = pss_ctx(L);
+  if (lua_rawgeti(L, LUA_REGISTRYINDEX, a->chunk) != LUA_TFUNCTION) luaL_error(L, "malformed host value");
+  pss_push_environment(L);  /* the chunk's own, which no run shares */
+  if (!lua_setupvalue(L, -2, 1)) lua_pop(L, 1);
+  pss_push_trampoline(L, a->fid, PSS_KIND_RAW);
+  lua_pushcfunction(L, pss_lib_given);
+  lua_call(L, 2, 1);
+  lua_rawgeti(L, LUA_REGISTRYINDEX, ctx->ref_template);
+  lua_insert(L, -2);
+  lua_setfield(L, -2, a->name);
+  return 0;
+}
+
+int pss_register_made(pss_context *ctx, const char *name, int chunk_ref, int32_t fid) {
+  made_args a = {name, chunk_ref, fid};
+  return protected(ctx, p_register_made, &a, NULL);
 }
 
 /* ---- compiling and running ---------------------------------------------------------------- */

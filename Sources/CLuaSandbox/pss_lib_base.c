@@ -119,9 +119,9 @@ int pss_lib_load(lua_State *L) {
 }
 
 /* given(name): what the running environment gave, or gives now, under the template's `name`,
- * whatever the script assigned to that name since; nil outside a run. */
+ * whatever the script assigned to that name since; given(): the host's own table of the
+ * running environment (pss_proxy_push_environment_store). Nil outside a run. */
 int pss_lib_given(lua_State *L) {
-  luaL_checkany(L, 1);
   lua_settop(L, 1);
   pss_context *ctx = pss_ctx(L);
   if (ctx == NULL || ctx->ref_env == LUA_NOREF) {
@@ -129,6 +129,7 @@ int pss_lib_given(lua_State *L) {
     return 1;
   }
   lua_rawgeti(L, LUA_REGISTRYINDEX, ctx->ref_env);
-  pss_proxy_push_environment_given(L, 2, 1);
+  if (lua_isnil(L, 1)) pss_proxy_push_environment_store(L, 2);
+  else pss_proxy_push_environment_given(L, 2, 1);
   return 1;
 }

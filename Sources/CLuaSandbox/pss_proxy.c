@@ -25,6 +25,8 @@ static const char target_key = 'g';   /* mt[&target_key]: what a host-owned meta
                                          for (false for none) */
 static const char lazy_metatables_key = 'm';  /* registry: template table -> its lazy
                                                  metatable (weak keys) */
+static const char store_key = 'o';   /* registry: an environment -> the host's table of it
+                                        (weak keys) */
 static const char given_key = 'e';   /* registry: a filled environment -> the metatable it had,
                                         which records what it gave (weak keys) */
 
@@ -481,6 +483,30 @@ void pss_proxy_push_environment_given(lua_State *L, int env, int key) {
     lua_rawset(L, mt);
   }
   lua_remove(L, mt);
+}
+
+void pss_proxy_push_environment_store(lua_State *L, int env) {
+  env = lua_absindex(L, env);
+  luaL_checkstack(L, 4, "environment too deep");
+  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &store_key) != LUA_TTABLE) {
+    lua_pop(L, 1);
+    lua_newtable(L);
+    lua_createtable(L, 0, 1);
+    lua_pushliteral(L, "k");
+    lua_setfield(L, -2, "__mode");
+    lua_setmetatable(L, -2);
+    lua_pushvalue(L, -1);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &store_key);
+  }
+  lua_pushvalue(L, env);
+  if (lua_rawget(L, -2) != LUA_TTABLE) {
+    lua_pop(L, 1);
+    lua_createtable(L, 0, 2);
+    lua_pushvalue(L, env);
+    lua_pushvalue(L, -2);
+    lua_rawset(L, -4);
+  }
+  lua_remove(L, -2);
 }
 
 void pss_proxy_push_lazy_environment(lua_State *L, int template) {

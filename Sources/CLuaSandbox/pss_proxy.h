@@ -73,6 +73,10 @@ void pss_proxy_push_lazy_environment(lua_State *L, int template);
  * `key` (a run's own library table, say), whatever the script assigned to that name since; for
  * a table that never was a lazy environment, its field. */
 void pss_proxy_push_environment_given(lua_State *L, int env, int key);
+/* Pushes the host's own table of the environment at `env`, made the first time it is asked
+ * for and gone with the environment: what lives as long as one run's globals (the modules its
+ * require loaded), out of the script's reach. */
+void pss_proxy_push_environment_store(lua_State *L, int env);
 /* Pushes a new view of the string metatable for a run: it reads and lists the table at
  * `fields` (the metatable's fields, the run's string table as __index) and refuses writes. */
 void pss_proxy_push_string_view(lua_State *L, int fields);

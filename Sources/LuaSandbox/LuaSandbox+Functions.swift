@@ -54,11 +54,14 @@ extension LuaSandbox {
         _ = pss_register_null(context, module, name)
     }
 
-    /// Adds the global `name`: a function that returns what the running environment holds, or
-    /// held before the script assigned to it, under a global of the library (`string`: the
-    /// run's own string table) — what `require "string"` returns.
-    package func registerGiven(as name: String) {
-        _ = pss_register_given(context, name)
+    /// Adds to every later environment the global `name`: the value `chunk` returns, run once
+    /// now in an environment of its own with two arguments: host function `function`, and
+    /// `given`, which returns the running environment's own library table of a name (`string`,
+    /// even after the script assigned to `string`) or, called with no name, a table of the
+    /// running environment's own that no script reaches and that goes with it. False when the
+    /// chunk failed.
+    package func register(madeBy chunk: CompiledChunk, as name: String, passing function: HostFunctionID) -> Bool {
+        pss_register_made(context, name, chunk.ref, function.rawValue) == Int32(PSS_OK.rawValue)
     }
 }
 

@@ -86,11 +86,15 @@ int pss_register_value(pss_context *ctx, const char *module, const char *name,
                        const unsigned char *value, size_t length);
 /* Adds `json.null`, the state's JSON null, as `module.name`. */
 int pss_register_null(pss_context *ctx, const char *module, const char *name);
-/* Adds the global `name`, a function that returns what the running environment gave, or gives
- * now, under a template's name (`string`: the run's own string table), whatever the script
- * assigned to that name since: what `require "string"` returns, as stock Lua's package.loaded
- * holds it. */
-int pss_register_given(pss_context *ctx, const char *name);
+/* Adds the global `name` to every later environment: the value the compiled chunk returns,
+ * run once now in an environment of its own with two arguments: host function `fid` (raw
+ * arguments), and `given`, a function that returns what the running environment gave, or gives
+ * now, under a template's name (given("string"): the run's own string table, whatever the
+ * script assigned to `string` since; what `require "string"` returns, as stock Lua's
+ * package.loaded holds it) or, called with no name, a table of the running environment's own
+ * that no script can reach and that goes with the environment (for what lives as long as the
+ * run's globals). */
+int pss_register_made(pss_context *ctx, const char *name, int chunk_ref, int32_t fid);
 
 /* Compiles text (never bytecode) into a function; errors read "chunkname:line: message"
  * (chunkname as Lua takes it: "=rules.lua" for a plain name). */

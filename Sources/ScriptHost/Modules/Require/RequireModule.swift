@@ -13,48 +13,49 @@ import LuaSandbox
 /// global — lives in that request's environment only. Within a request, `require` caches as
 /// Lua's `package.loaded` does: the second `require` of a name returns the first one's value.
 ///
-/// `require` itself is a small Lua function that each request's environment gets (the
-/// prelude below); it asks the host for the module's compiled chunk through a host function
-/// that the prelude takes out of the environment, so scripts never see it. A file module is
-/// looked at (one `stat`) on the first `require` of each request, and read and compiled again
-/// when it changed: a module edited under `serve` or `watch` is in use from the next request.
+/// `require` itself is a small Lua function made once per sandbox (``requireMaker``) and held
+/// by every request's environment; it asks the host for the module's compiled chunk through a
+/// host function that only it holds, so scripts never see it, and keeps what a request loaded
+/// in a table of that request's environment that no script reaches. A file module is looked at
+/// (one `stat`) on the first `require` of each request, and read and compiled again when it
+/// changed: a module edited under `serve` or `watch` is in use from the next request.
 ///
-/// Each request's environment is made here (``makeRequestEnvironment()``), with `require`
-/// in it.
+/// Each request's environment is made here (``makeRequestEnvironment()``).
 final class RequireModule: ScriptModule {
     private unowned let host: ModuleHost
     /// Modules compiled in this sandbox, by file path (or `bundled:NAME`).
     private var modules: [String: CompiledModule] = [:]
     /// The folder of the script being run: `require` looks there first.
     var moduleBase: URL?
-    /// The chunk that defines `require` in each request's environment.
-    private var preludeChunk: CompiledChunk?
+    /// Whether `require` was made in this sandbox (see ``install()``).
+    private var installed = false
 
     init(host: ModuleHost) {
         self.host = host
     }
 
-    /// The host function the prelude takes; not a name scripts can reach.
-    static let moduleFetcher = "__pushscript_module"
-    /// The function that gives the request's own library tables, which the prelude takes too.
-    static let libraryGiver = "__pushscript_library"
-
-    /// Defines `require` in an environment and removes the fetcher and the giver from it. The
-    /// libraries come from the giver when a script requires one: an environment takes each
-    /// global when it is first read, and most requests never require a library.
-    static let requirePrelude = """
-        local fetch, library, pcall, error, type = \(moduleFetcher), \(libraryGiver), pcall, error, type
-        \(moduleFetcher), \(libraryGiver) = nil, nil
-        local loaded, loading
-        function require(name)
+    /// Makes `require`, once per sandbox: called with the module fetcher (a host function
+    /// scripts never see) and the environment's giver (see
+    /// ``LuaSandbox/register(madeBy:as:passing:)``), it returns the function every request's
+    /// environment holds. What a request loads is kept in the giver's table of that request's
+    /// environment, so no request sees another's modules.
+    static let requireMaker = """
+        local fetch, given = ...
+        local pcall, error, type = pcall, error, type
+        return function(name)
           if type(name) ~= "string" then
             error("bad argument #1 to 'require' (string expected, got " .. (name == nil and "no value" or type(name)) .. ")", 2)
           end
           -- the standard libraries, as stock Lua's package.loaded holds them from the start
           if name == "string" or name == "table" or name == "math" or name == "coroutine" or name == "utf8" then
-            return library(name)
+            return given(name)
           end
-          if loaded == nil then loaded, loading = {}, {} end  -- made for the requests that require
+          local run = given()
+          local loaded, loading = run.loaded, run.loading
+          if loaded == nil then  -- made for the requests that require
+            loaded, loading = {}, {}
+            run.loaded, run.loading = loaded, loading
+          end
           local value = loaded[name]
           if value ~= nil then return value end
           if loading[name] then error("module '" .. name .. "' requires itself while it loads", 2) end
@@ -79,8 +80,9 @@ final class RequireModule: ScriptModule {
     }
 
     func install() {
-        host.sandbox.registerGiven(as: Self.libraryGiver)
-        host.function(Self.moduleFetcher, in: nil) { [unowned self] binding, call in
+        let sandbox = host.sandbox
+        let fetcher = sandbox.addFunction { [unowned self, unowned host] call in
+            guard let binding = host.active else { return .kill(.time) }
             guard case .string(let raw) = call[0], let text = raw.utf8String else {
                 return .values([.nil, .text("bad argument #1 to 'require' (string expected, got \(Arguments.describe(call[0])))")])
             }
@@ -90,6 +92,9 @@ final class RequireModule: ScriptModule {
             case .failure(.limit(let kind)): return .kill(kind)
             }
         }
+        guard case .compiled(let maker) = sandbox.compile(Self.requireMaker, chunkName: "require") else { return }
+        installed = sandbox.register(madeBy: maker, as: "require", passing: fetcher)
+        sandbox.release(maker)
     }
 
     /// Why a module could not be given.
@@ -165,18 +170,10 @@ final class RequireModule: ScriptModule {
         }
     }
 
-    /// A fresh environment for a request with `require` defined in it; nil when memory ran
-    /// out or the prelude failed.
+    /// A fresh environment for a request, `require` in it; nil when memory ran out, or when
+    /// `require` could not be made in this sandbox.
     func makeRequestEnvironment() -> LuaEnvironment? {
-        let sandbox = host.sandbox
-        guard let environment = sandbox.makeEnvironment() else { return nil }
-        if preludeChunk == nil, case .compiled(let chunk) = sandbox.compile(Self.requirePrelude, chunkName: "require") {
-            preludeChunk = chunk
-        }
-        guard let prelude = preludeChunk, case .completed = sandbox.run(prelude, in: environment) else {
-            sandbox.release(environment)
-            return nil
-        }
-        return environment
+        guard installed else { return nil }
+        return host.sandbox.makeEnvironment()
     }
 }
