@@ -77,7 +77,9 @@ extension JSONValue {
         @inlinable public func beginArray() -> [JSONValue] { [] }
         @inlinable public func append(_ element: JSONValue, to array: inout [JSONValue]) { array.append(element) }
         @inlinable public func endArray(_ array: [JSONValue]) -> JSONValue { .array(array) }
-        @inlinable public func beginObject() -> [String: JSONValue] { [:] }
+        /// Room for a few members at once: a payload's objects hold a handful, which would
+        /// otherwise grow the dictionary twice.
+        @inlinable public func beginObject() -> [String: JSONValue] { Dictionary(minimumCapacity: 4) }
         @inlinable public func add(_ value: JSONValue, for key: String, to object: inout [String: JSONValue]) { object[key] = value }
         @inlinable public func endObject(_ object: [String: JSONValue]) -> JSONValue { .object(object) }
     }

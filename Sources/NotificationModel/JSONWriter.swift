@@ -161,11 +161,36 @@ public struct JSONWriter: JSONSink {
         bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: open.count * 2))
     }
 
+    /// Whether `utf8` holds a byte a JSON string escapes (below 0x20, `"` or `\`), looked for
+    /// eight bytes at a time: most strings hold none and are copied whole.
+    private static func needsEscaping(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = utf8.baseAddress else { return false }
+        let raw = UnsafeRawPointer(base)
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        var index = 0
+        while index + 8 <= utf8.count {
+            let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            // a byte below 0x20, or one that is zero after the xor with '"' or with '\'
+            let below = (word &- ones &* 0x20) & ~word
+            let quote = word ^ (ones &* 0x22), slash = word ^ (ones &* 0x5C)
+            let equal = ((quote &- ones) & ~quote) | ((slash &- ones) & ~slash)
+            if (below | equal) & highs != 0 { return true }
+            index += 8
+        }
+        while index < utf8.count {
+            let byte = base[index]
+            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return true }
+            index += 1
+        }
+        return false
+    }
+
     private mutating func writeString(_ string: String) {
         var string = string
         string.withUTF8 { utf8 in
             bytes.append(UInt8(ascii: "\""))
-            if !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            if !Self.needsEscaping(utf8) {
                 bytes.append(contentsOf: utf8)
                 bytes.append(UInt8(ascii: "\""))
                 return

@@ -13,6 +13,28 @@ import Testing
         #expect(try JSONValue.integer(.max).jsonString() == "9223372036854775807")
     }
 
+    /// A byte to escape is found wherever it is in a string: in each of the eight-byte words
+    /// the writer looks at, or in the tail after them; the bytes next to it never are.
+    @Test func aByteToEscapeIsFoundAtEveryPlace() throws {
+        for special in [UInt8(0x00), 0x01, 0x1F, UInt8(ascii: "\""), UInt8(ascii: "\\")] {
+            for length in [1, 7, 8, 9, 16, 17, 23] {
+                for place in 0..<length {
+                    var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+                    bytes[place] = special
+                    let text = try JSONValue.string(String(decoding: bytes, as: UTF8.self)).jsonString()
+                    let read = try JSONValue(jsonString: text)
+                    #expect(read == .string(String(decoding: bytes, as: UTF8.self)), "\(special) at \(place) of \(length)")
+                    #expect(text.utf8.count > length + 2, "\(special) at \(place) of \(length) is escaped")
+                }
+            }
+        }
+        // bytes just outside the escaped ones go as they are
+        for near in [UInt8(0x20), 0x21, 0x23, 0x5B, 0x5D, 0x7F] {
+            let string = String(decoding: [UInt8](repeating: near, count: 19), as: UTF8.self)
+            #expect(try JSONValue.string(string).jsonString() == "\"" + string + "\"")
+        }
+    }
+
     @Test func integralDoublesKeepTheirFraction() throws {
         #expect(try JSONValue.number(2.0).jsonString() == "2.0")
         #expect(try JSONValue.number(0).jsonString() == "0.0")
