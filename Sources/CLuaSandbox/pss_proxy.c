@@ -422,14 +422,22 @@ static int lazy_environment_index(lua_State *L) {
   return 1;
 }
 
-/* An assignment to a name the environment does not hold: a name of the template is remembered
- * as the script's from now on (it is never given), then the assignment is made. */
+/* An assignment to a name the environment does not hold: a name of the template it has not
+ * given nor had assigned before is remembered as the script's from now on (it is never given),
+ * then the assignment is made. A name it gave, which the script set to nil and now assigns
+ * again, keeps what it gave (what require returns). */
 static int lazy_environment_newindex(lua_State *L) {
   lua_settop(L, 3);
   lua_getmetatable(L, 1);
-  lua_rawgetp(L, 4, &source_key);
   lua_pushvalue(L, 2);
-  int known = lua_rawget(L, 5) != LUA_TNIL || (lua_type(L, 2) == LUA_TSTRING && strcmp(lua_tostring(L, 2), "_G") == 0);
+  int known = 0;
+  if (lua_rawget(L, 4) == LUA_TNIL) {
+    size_t len = 0;
+    const char *name = lua_type(L, 2) == LUA_TSTRING ? lua_tolstring(L, 2, &len) : NULL;
+    lua_rawgetp(L, 4, &source_key);
+    lua_pushvalue(L, 2);
+    known = lua_rawget(L, -2) != LUA_TNIL || (name != NULL && len == 2 && memcmp(name, "_G", 2) == 0);
+  }
   lua_settop(L, 4);
   if (known) {
     lua_pushvalue(L, 2);

@@ -51,6 +51,27 @@ import Testing
         #expect(values == [.boolean(true), .boolean(true), .string("A"), .boolean(true), .integer(7), .integer(0)])
     }
 
+    /// A name the script sets to nil and then assigns again (after reading it, or after
+    /// assigning it first) still stands for what it gave: the library `require` returns stays
+    /// the table the script had, as stock Lua's package.loaded keeps it.
+    @Test func aNameAssignedAgainKeepsWhatItGave() throws {
+        let r = try Recorder()
+        r.sandbox.registerGiven(as: "given")
+        let (status, values) = r.run("""
+            local s, m = string, math
+            m.mark = 1
+            string = nil string = 1
+            math = nil math = 2
+            result(given('string') == s) result(given('math') == m) result(given('math').mark)
+            table = 1
+            local t = given('table')
+            table = nil table = 2
+            result(given('table') == t) result(table) result(math)
+            """)
+        #expect(status == .completed, "\(status)")
+        #expect(values == [.boolean(true), .boolean(true), .integer(1), .boolean(true), .integer(2), .integer(2)])
+    }
+
     /// Each run has its own environment: what one run sets or removes, the next does not see.
     @Test func aRunsGlobalsAreItsOwn() throws {
         let r = try Recorder()

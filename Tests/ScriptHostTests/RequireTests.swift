@@ -94,6 +94,24 @@ private func deliver(_ script: Script, host: ScriptHost) async throws -> Deliver
         #expect(result.content.title == "mine function true")
     }
 
+    /// A library the script read, set to nil and then assigned again is still what `require`
+    /// gives: the same table, the one the string methods use.
+    @Test func aLibrarySetToNilAndAssignedAgainIsStillRequired() async throws {
+        let script = Script(name: "rules.lua", source: """
+            function didReceive(request, content)
+              local s, m = string, math
+              string = nil string = "mine"
+              math = nil math = 1
+              content.title = tostring(require("string") == s) .. " " .. tostring(require("string") == getmetatable("").__index)
+              content.body = tostring(require("math") == m) .. " " .. string .. " " .. math
+            end
+            """)
+        let result = try await deliver(script, host: ScriptHost())
+        #expect(result.outcome == .completed, "\(String(describing: result.reason))")
+        #expect(result.content.title == "true true")
+        #expect(result.content.body == "true mine 1")
+    }
+
     @Test func aBundledModuleNeedsNoFile() async throws {
         let script = Script(name: "rules.lua", source: """
             local providers = require "pushscript.providers"
