@@ -27,6 +27,8 @@ static const char lazy_metatables_key = 'm';  /* registry: template table -> its
                                                  metatable (weak keys) */
 static const char store_key = 'o';   /* registry: an environment -> the host's table of it
                                         (weak keys) */
+static const char pending_key = 'p';  /* mt[name] of a lazy environment while it takes the
+                                        name: recorded as nothing yet */
 static const char given_key = 'e';   /* registry: a filled environment -> the metatable it had,
                                         which records what it gave (weak keys) */
 
@@ -355,13 +357,46 @@ static void push_environment_field(lua_State *L, int env, int template, int key)
   lua_remove(L, from);
 }
 
+/* Pushes what the lazy environment's metatable at `mt` (absolute) records under the name at
+ * `key` (absolute): nil for a name it has not given nor had assigned, and returns its type. */
+static int push_record(lua_State *L, int mt, int key) {
+  lua_pushvalue(L, key);
+  int type = lua_rawget(L, mt);
+  if (type == LUA_TLIGHTUSERDATA && lua_touserdata(L, -1) == (void *)&pending_key) {
+    lua_pop(L, 1);
+    lua_pushnil(L);
+    type = LUA_TNIL;
+  }
+  return type;
+}
+
+/* Sets the name at `key` of the lazy environment at `env` to the value on top of the stack
+ * (popped) and records `given` (the value for a name given, false for one the script assigns
+ * first) in its metatable at `mt` (all absolute). Either holds only when both do: the record's
+ * key goes in first, as pending, so that what can run out of memory runs before anything is
+ * made, and a memory error leaves the name as it was; the last store changes a present field,
+ * which allocates nothing. */
+static void set_and_record(lua_State *L, int env, int mt, int key, int given) {
+  luaL_checkstack(L, 3, "environment too deep");
+  lua_pushvalue(L, key);
+  lua_pushlightuserdata(L, (void *)&pending_key);
+  lua_rawset(L, mt);
+  lua_pushvalue(L, key);
+  lua_pushvalue(L, -2);
+  lua_rawset(L, env);
+  lua_pushvalue(L, key);
+  if (given) lua_pushvalue(L, -2);
+  else lua_pushboolean(L, 0);
+  lua_rawset(L, mt);
+  lua_pop(L, 1);
+}
+
 /* Gives the environment at `env` (absolute; its metatable at `mt`) the field at `key`
  * (absolute) and pushes it; a name given or assigned before (which the script has since set to
  * nil) and a name the template lacks push nil. The metatable records what it gave under the
  * name (false for a name the script assigned first). */
 static void give_environment_field(lua_State *L, int env, int mt, int key) {
-  lua_pushvalue(L, key);
-  if (lua_rawget(L, mt) != LUA_TNIL) {
+  if (push_record(L, mt, key) != LUA_TNIL) {
     lua_pop(L, 1);
     lua_pushnil(L);
     return;
@@ -371,12 +406,8 @@ static void give_environment_field(lua_State *L, int env, int mt, int key) {
   push_environment_field(L, env, lua_gettop(L), key);
   lua_remove(L, -2);
   if (lua_isnil(L, -1)) return;
-  lua_pushvalue(L, key);
-  lua_pushvalue(L, -2);
-  lua_rawset(L, mt);
-  lua_pushvalue(L, key);
-  lua_pushvalue(L, -2);
-  lua_rawset(L, env);
+  lua_pushvalue(L, -1);
+  set_and_record(L, env, mt, key, 1);
 }
 
 /* Makes the lazy environment at `idx` (absolute; its metatable at `mt`) a plain table holding
@@ -429,9 +460,8 @@ static int lazy_environment_index(lua_State *L) {
 static int lazy_environment_newindex(lua_State *L) {
   lua_settop(L, 3);
   lua_getmetatable(L, 1);
-  lua_pushvalue(L, 2);
   int known = 0;
-  if (lua_rawget(L, 4) == LUA_TNIL) {
+  if (push_record(L, 4, 2) == LUA_TNIL) {
     size_t len = 0;
     const char *name = lua_type(L, 2) == LUA_TSTRING ? lua_tolstring(L, 2, &len) : NULL;
     lua_rawgetp(L, 4, &source_key);
@@ -440,9 +470,9 @@ static int lazy_environment_newindex(lua_State *L) {
   }
   lua_settop(L, 4);
   if (known) {
-    lua_pushvalue(L, 2);
-    lua_pushboolean(L, 0);
-    lua_rawset(L, 4);
+    lua_pushvalue(L, 3);
+    set_and_record(L, 1, 4, 2, 0);
+    return 0;
   }
   lua_settop(L, 3);
   lua_rawset(L, 1);
@@ -475,8 +505,7 @@ void pss_proxy_push_environment_given(lua_State *L, int env, int key) {
     }
   }
   int mt = lua_gettop(L);
-  lua_pushvalue(L, key);
-  int recorded = lua_rawget(L, mt);
+  int recorded = push_record(L, mt, key);
   if (recorded == LUA_TNIL && lazy) {
     lua_pop(L, 1);
     give_environment_field(L, env, mt, key);

@@ -72,6 +72,45 @@ import Testing
         #expect(values == [.boolean(true), .boolean(true), .integer(1), .boolean(true), .integer(2), .integer(2)])
     }
 
+    /// The memory limit stopping a script while its environment gives a global, or takes a
+    /// template name the script assigns first, leaves that name as it was: what runs after in
+    /// the same environment (a best attempt, with room of its own) reads the global, or the
+    /// script's value, never nil. Scans the room left for that first read or assignment.
+    @Test(arguments: [
+        "a1, a2, a3, a4, a5, a6, a7 = 1, 1, 1, 1, 1, 1, 1 local x = os",
+        "a1, a2, a3, a4, a5, a6, a7 = 1, 1, 1, 1, 1, 1, 1 os = 1",
+        "a1, a2, a3, a4, a5, a6, a7 = 1, 1, 1, 1, 1, 1, 1 local s = os os = nil os = 1",
+    ])
+    func theMemoryLimitLeavesAGlobalAsItWas(first: String) throws {
+        var stopped = 0
+        for room in stride(from: 0, through: 1536, by: 8) {
+            let r = try Recorder()
+            let sandbox = r.sandbox
+            guard case .compiled(let chunk) = sandbox.compile(first, chunkName: "first.lua"),
+                  case .compiled(let after) = sandbox.compile("result(type(os)) result(type(string)) result(tostring(a1)) result(tostring(a7)) result(type(utf8))", chunkName: "after.lua"),
+                  let env = sandbox.makeEnvironment() else {
+                Issue.record("no environment")
+                return
+            }
+            sandbox.collectGarbage()
+            sandbox.arm(RunLimits(cpuTime: .milliseconds(500), memoryBytes: sandbox.memoryUsed + room, deadline: .after(.seconds(5))))
+            let status = sandbox.run(chunk, in: env)
+            sandbox.disarm()
+            guard status == .limit(.memory) else { continue }
+            stopped += 1
+            sandbox.arm(RunLimits(cpuTime: .milliseconds(500), memoryBytes: 8 << 20, deadline: .after(.seconds(5))))
+            let again = sandbox.run(after, in: env)
+            sandbox.disarm()
+            #expect(again == .completed, "\(again)")
+            let seen = r.results.suffix(5).map { $0.first ?? .nil }
+            #expect(seen.first == .string("table") || seen.first == .string("number"), "room \(room): \(seen)")
+            sandbox.release(env)
+            sandbox.release(chunk)
+            sandbox.release(after)
+        }
+        #expect(stopped > 0)
+    }
+
     /// Each run has its own environment: what one run sets or removes, the next does not see.
     @Test func aRunsGlobalsAreItsOwn() throws {
         let r = try Recorder()
