@@ -20,7 +20,7 @@ public struct JSONKeyOrder: Sendable, Hashable {
     /// The order for the values under these keys.
     public var nested: [String: JSONKeyOrder]
     /// The keys of ``first``, to tell the others quickly.
-    private(set) var preferred: Set<String>
+    @usableFromInline private(set) var preferred: Set<String>
     /// Whether keys go as the dictionaries hold them (``unordered``).
     public private(set) var isUnordered = false
 
@@ -37,6 +37,7 @@ public struct JSONKeyOrder: Sendable, Hashable {
     }
 
     /// Whether `a` comes before `b` among the keys written sorted: by their UTF-8 bytes.
+    @usableFromInline
     static func precedes(_ a: String, _ b: String) -> Bool {
         a.utf8.lexicographicallyPrecedes(b.utf8)
     }

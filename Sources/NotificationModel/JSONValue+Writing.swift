@@ -63,7 +63,7 @@ extension JSONValue {
     }
 
     /// The walk with objects' keys in `order` (not ``JSONKeyOrder/unordered``).
-    @usableFromInline
+    @inlinable
     func write(orderedInto sink: inout some JSONSink, order: JSONKeyOrder) {
         switch self {
         case .null, .bool, .integer, .number, .string:

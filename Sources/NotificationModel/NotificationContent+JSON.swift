@@ -2,6 +2,7 @@ extension NotificationContent: JSONWritable {
     /// Writes the content as the result's `content` (SPEC §2): every field in ``ContentField``
     /// order; unset optional fields as `null`, empty strings as `""`; attachments in the order
     /// attached, `userInfo` with its keys sorted.
+    @inlinable
     public func write(into sink: inout some JSONSink) {
         sink.beginObject()
         for field in ContentField.allCases {
@@ -13,6 +14,7 @@ extension NotificationContent: JSONWritable {
 
     /// Writes one field's value; `null` for an unset one. What the content's JSON holds under
     /// the field's name, and what ``value(of:)-(ContentField)`` gives.
+    @inlinable
     public func write(_ field: ContentField, into sink: inout some JSONSink) {
         switch field {
         case .title: sink.write(string: title)
