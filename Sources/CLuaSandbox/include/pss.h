@@ -100,7 +100,8 @@ int pss_register_made(pss_context *ctx, const char *name, int chunk_ref, int32_t
  * (chunkname as Lua takes it: "=rules.lua" for a plain name). */
 int pss_compile(pss_context *ctx, const char *source, size_t length, const char *chunkname,
                 int *ref_out, pss_buffer *err);
-/* Makes a fresh environment from the template and makes it the one `load` defaults to. */
+/* Makes a fresh environment over the template (which gives it each global when a script first
+ * reads that name) and makes it the one `load` defaults to. */
 int pss_env_new(pss_context *ctx, int *ref_out);
 /* Runs a compiled chunk with `env` as its _ENV. */
 int pss_run_chunk(pss_context *ctx, int function_ref, int env_ref, pss_buffer *err);
