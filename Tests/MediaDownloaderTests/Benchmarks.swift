@@ -18,7 +18,7 @@ struct MediaDownloaderBenchmarks {
         defer { server.stop() }
         let directory = try AttachmentDirectory()
         defer { directory.remove() }
-        let downloader = MediaDownloader(transport: URLSessionTransport(),
+        let downloader = MediaDownloader(transport: PlatformNetwork.make(),
                                          policy: DownloadPolicy(allowingHTTPFor: ["127.0.0.1"]))
         var rates: [Double] = []
         for _ in 0..<3 {
@@ -64,7 +64,7 @@ struct MediaDownloaderBenchmarks {
         defer { server.stop() }
         let directory = try AttachmentDirectory()
         defer { directory.remove() }
-        let downloader = MediaDownloader(transport: URLSessionTransport(),
+        let downloader = MediaDownloader(transport: PlatformNetwork.make(),
                                          policy: DownloadPolicy(allowingHTTPFor: ["127.0.0.1"]))
         var times: [Double] = []
         for _ in 0..<3 {
