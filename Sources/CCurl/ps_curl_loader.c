@@ -1,4 +1,7 @@
 /* libcurl opened at run time: see ps_curl_loader.h. */
+/* Linux only: elsewhere the network is URLSession, and this file compiles to nothing (an SDK
+ * need not have curl's headers). */
+#ifdef __linux__
 #include "ps_curl_loader.h"
 
 #include <dlfcn.h>
@@ -24,9 +27,12 @@ static ps_curl_loaded *ps_curl_libraries;
 static int ps_curl_open(const char *name, ps_curl_api *api, char *error, size_t size) {
   void *handle = dlopen(name, RTLD_NOW | RTLD_LOCAL);
   if (!handle) {
+    /* dlerror's "NAME: cannot open shared object file: ...", without the name again */
     const char *why = dlerror();
-    snprintf(error, size, "%s could not be loaded (%s): install libcurl4 (scripts/setup)", name,
-             why ? why : "no reason given");
+    size_t length = strlen(name);
+    if (!why) why = "no reason given";
+    else if (strncmp(why, name, length) == 0 && strncmp(why + length, ": ", 2) == 0) why += length + 2;
+    snprintf(error, size, "%s could not be loaded (%s): install libcurl4 (scripts/setup)", name, why);
     return 0;
   }
   const char *missing = NULL;
@@ -35,9 +41,17 @@ static int ps_curl_open(const char *name, ps_curl_api *api, char *error, size_t 
     missing = #symbol;
   PS_CURL_RESOLVE(easy_init, curl_easy_init)
   PS_CURL_RESOLVE(easy_setopt, curl_easy_setopt)
-  PS_CURL_RESOLVE(easy_perform, curl_easy_perform)
   PS_CURL_RESOLVE(easy_cleanup, curl_easy_cleanup)
   PS_CURL_RESOLVE(easy_strerror, curl_easy_strerror)
+  PS_CURL_RESOLVE(multi_init, curl_multi_init)
+  PS_CURL_RESOLVE(multi_add_handle, curl_multi_add_handle)
+  PS_CURL_RESOLVE(multi_remove_handle, curl_multi_remove_handle)
+  PS_CURL_RESOLVE(multi_perform, curl_multi_perform)
+  PS_CURL_RESOLVE(multi_poll, curl_multi_poll)
+  PS_CURL_RESOLVE(multi_wakeup, curl_multi_wakeup)
+  PS_CURL_RESOLVE(multi_info_read, curl_multi_info_read)
+  PS_CURL_RESOLVE(multi_strerror, curl_multi_strerror)
+  PS_CURL_RESOLVE(multi_cleanup, curl_multi_cleanup)
   PS_CURL_RESOLVE(slist_append, curl_slist_append)
   PS_CURL_RESOLVE(slist_free_all, curl_slist_free_all)
 #undef PS_CURL_RESOLVE
@@ -45,7 +59,7 @@ static int ps_curl_open(const char *name, ps_curl_api *api, char *error, size_t 
   if (!missing && !(global_init = (__typeof__(global_init))dlsym(handle, "curl_global_init")))
     missing = "curl_global_init";
   if (missing) {
-    snprintf(error, size, "%s has no %s: it is not a libcurl of 7.54 or later; install libcurl4 (scripts/setup)",
+    snprintf(error, size, "%s has no %s: it is not a libcurl of 7.68 or later; install libcurl4 (scripts/setup)",
              name, missing);
     dlclose(handle);
     return 0;
@@ -86,3 +100,5 @@ const ps_curl_api *ps_curl_load(const char *name, char *error, size_t size) {
   pthread_mutex_unlock(&ps_curl_lock);
   return found;
 }
+
+#endif

@@ -9,9 +9,17 @@
 typedef struct ps_curl_api {
   __typeof__(&curl_easy_init) easy_init;
   __typeof__(&curl_easy_setopt) easy_setopt;
-  __typeof__(&curl_easy_perform) easy_perform;
   __typeof__(&curl_easy_cleanup) easy_cleanup;
   __typeof__(&curl_easy_strerror) easy_strerror;
+  __typeof__(&curl_multi_init) multi_init;
+  __typeof__(&curl_multi_add_handle) multi_add_handle;
+  __typeof__(&curl_multi_remove_handle) multi_remove_handle;
+  __typeof__(&curl_multi_perform) multi_perform;
+  __typeof__(&curl_multi_poll) multi_poll;
+  __typeof__(&curl_multi_wakeup) multi_wakeup;
+  __typeof__(&curl_multi_info_read) multi_info_read;
+  __typeof__(&curl_multi_strerror) multi_strerror;
+  __typeof__(&curl_multi_cleanup) multi_cleanup;
   __typeof__(&curl_slist_append) slist_append;
   __typeof__(&curl_slist_free_all) slist_free_all;
 } ps_curl_api;

@@ -1,9 +1,14 @@
 /* One HTTP transfer over libcurl: see ps_curl_transfer.h. */
+/* Linux only: elsewhere the network is URLSession, and this file compiles to nothing (an SDK
+ * need not have curl's headers). */
+#ifdef __linux__
 /* CURLOPT_PROTOCOLS, deprecated in 7.85, is the fallback for the releases before it. */
 #define CURL_DISABLE_DEPRECATION
 #include "ps_curl_transfer.h"
 #include "ps_curl_loader.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,23 +18,66 @@
  * 100 KB). */
 #define PS_CURL_HEAD_MAX (256 * 1024)
 
+/* The most milliseconds one wait for the network lasts; a thrown stop switch ends it sooner. */
+#define PS_CURL_POLL_MS 1000
+
+struct ps_curl_stop {
+  atomic_bool thrown;
+  /* Guards `api` and `multi`, which are set while a transfer runs. */
+  pthread_mutex_t lock;
+  const ps_curl_api *api;
+  CURLM *multi;
+};
+
+ps_curl_stop *ps_curl_stop_new(void) {
+  ps_curl_stop *stop = calloc(1, sizeof *stop);
+  if (!stop) return NULL;
+  atomic_init(&stop->thrown, false);
+  pthread_mutex_init(&stop->lock, NULL);
+  return stop;
+}
+
+void ps_curl_stop_throw(ps_curl_stop *stop) {
+  atomic_store(&stop->thrown, true);
+  pthread_mutex_lock(&stop->lock);
+  if (stop->multi) stop->api->multi_wakeup(stop->multi);
+  pthread_mutex_unlock(&stop->lock);
+}
+
+bool ps_curl_stop_thrown(ps_curl_stop *stop) { return atomic_load(&stop->thrown); }
+
+void ps_curl_stop_free(ps_curl_stop *stop) {
+  if (!stop) return;
+  pthread_mutex_destroy(&stop->lock);
+  free(stop);
+}
+
+/* Makes `multi` the handle that throwing `stop` wakes (NULL: none). */
+static void ps_curl_stop_attach(ps_curl_stop *stop, const ps_curl_api *api, CURLM *multi) {
+  pthread_mutex_lock(&stop->lock);
+  stop->api = api;
+  stop->multi = multi;
+  pthread_mutex_unlock(&stop->lock);
+}
+
 /* One transfer's state, shared by curl's callbacks. */
 typedef struct ps_curl_transfer {
   const ps_curl_callbacks *callbacks;
+  ps_curl_stop *stop;
   /* The header lines of the response being read (reset by each status line). */
   char *lines;
   size_t length, capacity;
   int status;
   bool head_sent;
-  /* A callback said stop. */
+  /* The switch was thrown, or a callback said stop. */
   bool stopped;
   /* The header lines passed PS_CURL_HEAD_MAX, or memory for them ran out. */
   bool head_refused;
 } ps_curl_transfer;
 
-/* Whether the caller wants the transfer stopped (and remembers it). */
+/* Whether the transfer is to stop (and remembers it). */
 static bool ps_curl_stopping(ps_curl_transfer *t) {
-  if (!t->stopped && t->callbacks->should_stop(t->callbacks->context)) t->stopped = true;
+  if (!t->stopped && ps_curl_stop_thrown(t->stop)) t->stopped = true;
   return t->stopped;
 }
 
@@ -103,14 +151,6 @@ static size_t ps_curl_on_body(char *bytes, size_t size, size_t count, void *data
   return length;
 }
 
-/* CURLOPT_XFERINFOFUNCTION: called at least once a second, so a stop is seen while the
- * transfer waits to connect or for the server. */
-static int ps_curl_on_progress(void *data, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal,
-                               curl_off_t ulnow) {
-  (void)dltotal, (void)dlnow, (void)ultotal, (void)ulnow;
-  return ps_curl_stopping(data) ? 1 : 0;
-}
-
 /* The outcome of a transfer that curl ended with `code`. */
 static ps_curl_outcome ps_curl_classify(CURLcode code) {
   switch (code) {
@@ -157,9 +197,6 @@ static CURLcode ps_curl_configure(const ps_curl_api *api, CURL *easy, const ps_c
   PS_CURL_SET(CURLOPT_HEADERDATA, t)
   PS_CURL_SET(CURLOPT_WRITEFUNCTION, ps_curl_on_body)
   PS_CURL_SET(CURLOPT_WRITEDATA, t)
-  PS_CURL_SET(CURLOPT_XFERINFOFUNCTION, ps_curl_on_progress)
-  PS_CURL_SET(CURLOPT_XFERINFODATA, t)
-  PS_CURL_SET(CURLOPT_NOPROGRESS, 0L)
   if (request->timeout_seconds > 0) PS_CURL_SET(CURLOPT_TIMEOUT, request->timeout_seconds)
   if (strcmp(request->method, "GET") == 0) {
     PS_CURL_SET(CURLOPT_HTTPGET, 1L)
@@ -176,15 +213,44 @@ static CURLcode ps_curl_configure(const ps_curl_api *api, CURL *easy, const ps_c
   return code;
 }
 
+/* Runs `easy` on a multi handle of its own until it ends or the transfer stops, so that a
+ * thrown stop switch can wake the wait for the network; curl's code for how it ended. */
+static CURLcode ps_curl_run(const ps_curl_api *api, CURL *easy, ps_curl_transfer *t, char *error) {
+  CURLM *multi = api->multi_init();
+  if (!multi) return CURLE_OUT_OF_MEMORY;
+  CURLMcode failed = api->multi_add_handle(multi, easy);
+  ps_curl_stop_attach(t->stop, api, multi);
+  int running = 1;
+  while (failed == CURLM_OK && running && !ps_curl_stopping(t)) {
+    failed = api->multi_perform(multi, &running);
+    if (failed == CURLM_OK && running && !ps_curl_stopping(t))
+      failed = api->multi_poll(multi, NULL, 0, PS_CURL_POLL_MS, NULL);
+  }
+  ps_curl_stop_attach(t->stop, NULL, NULL);
+  CURLcode code = CURLE_OK;
+  if (failed != CURLM_OK) {
+    code = CURLE_FAILED_INIT;
+    snprintf(error, CURL_ERROR_SIZE, "%s", api->multi_strerror(failed));
+  } else if (!running) {
+    int left = 0;
+    for (CURLMsg *message; (message = api->multi_info_read(multi, &left));) {
+      if (message->msg == CURLMSG_DONE) code = message->data.result;
+    }
+  }
+  api->multi_remove_handle(multi, easy);
+  api->multi_cleanup(multi);
+  return code;
+}
+
 ps_curl_result ps_curl_perform(const char *library, const ps_curl_request *request,
-                               const ps_curl_callbacks *callbacks) {
+                               const ps_curl_callbacks *callbacks, ps_curl_stop *stop) {
   ps_curl_result result = {.outcome = PS_CURL_COMPLETE, .code = 0, .message = ""};
   const ps_curl_api *api = ps_curl_load(library, result.message, sizeof result.message);
   if (!api) {
     result.outcome = PS_CURL_UNAVAILABLE;
     return result;
   }
-  ps_curl_transfer t = {.callbacks = callbacks};
+  ps_curl_transfer t = {.callbacks = callbacks, .stop = stop};
   char error[CURL_ERROR_SIZE] = "";
   struct curl_slist *headers = NULL;
   bool listed = true;
@@ -195,11 +261,11 @@ ps_curl_result ps_curl_perform(const char *library, const ps_curl_request *reque
   }
   CURL *easy = listed ? api->easy_init() : NULL;
   CURLcode code = easy ? ps_curl_configure(api, easy, request, headers, &t, error) : CURLE_OUT_OF_MEMORY;
-  if (code == CURLE_OK) code = api->easy_perform(easy);
+  if (code == CURLE_OK) code = ps_curl_run(api, easy, &t, error);
   if (easy) api->easy_cleanup(easy);
   api->slist_free_all(headers);
 
-  if (t.stopped) {
+  if (ps_curl_stopping(&t)) {
     result.outcome = PS_CURL_STOPPED;
   } else if (t.head_refused) {
     result.outcome = PS_CURL_FAILED;
@@ -215,3 +281,5 @@ ps_curl_result ps_curl_perform(const char *library, const ps_curl_request *reque
   free(t.lines);
   return result;
 }
+
+#endif

@@ -1,32 +1,38 @@
 #if os(Linux)
 import CCurl
 import Foundation
-import Synchronization
 
 /// One transfer of a ``CurlTransport``: performs it (`ps_curl_perform`, blocking) on the
 /// thread that calls ``run(timeoutSeconds:)``, and is the handle that cancels it.
 ///
-/// A cancel sets a flag that libcurl's callbacks read (before each report, and at least once
-/// a second while the transfer waits for the network), so the transfer stops at the next of
-/// them; from the cancel on, nothing more is reported.
+/// A cancel throws the transfer's stop switch (`ps_curl_stop`), which every report checks
+/// and which wakes the transfer's wait for the network, so it stops at once; from the cancel
+/// on, nothing more is reported.
 final class CurlTransfer: TransferHandle, Sendable {
     let request: TransferRequest
     let receiver: any TransferReceiver
     /// The libcurl to use, as `dlopen` takes its name.
     let library: String
-    private let cancelled = Atomic<Bool>(false)
+    /// The stop switch, thread-safe in C; freed with the transfer.
+    private nonisolated(unsafe) let stop: OpaquePointer
 
     init(request: TransferRequest, receiver: any TransferReceiver, library: String) {
         self.request = request
         self.receiver = receiver
         self.library = library
+        guard let stop = ps_curl_stop_new() else { fatalError("out of memory for a transfer's stop switch") }
+        self.stop = stop
+    }
+
+    deinit {
+        ps_curl_stop_free(stop)
     }
 
     func cancel() {
-        cancelled.store(true, ordering: .releasing)
+        ps_curl_stop_throw(stop)
     }
 
-    private var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
+    private var isCancelled: Bool { ps_curl_stop_thrown(stop) }
 
     /// Performs the transfer, reporting to the receiver, and returns when it has ended;
     /// libcurl gives up after `timeoutSeconds` (0: never).
@@ -77,9 +83,6 @@ final class CurlTransfer: TransferHandle, Sendable {
             },
             body: { context, bytes, length in
                 CurlTransfer.of(context).receiveBody(bytes, length)
-            },
-            should_stop: { context in
-                CurlTransfer.of(context).isCancelled
             })
         return withExtendedLifetime(self) {
             request.url.absoluteString.withCString { url in
@@ -89,7 +92,7 @@ final class CurlTransfer: TransferHandle, Sendable {
                             var request = ps_curl_request(
                                 url: url, method: method, headers: headers.baseAddress, header_count: headers.count,
                                 body: body.baseAddress, body_length: body.count, timeout_seconds: timeoutSeconds)
-                            return ps_curl_perform(library, &request, &callbacks)
+                            return ps_curl_perform(library, &request, &callbacks, stop)
                         }
                     }
                 }

@@ -30,7 +30,7 @@ public struct CurlTransport: Transport {
     public func startTransfer(_ request: TransferRequest, to receiver: any TransferReceiver) -> any TransferHandle {
         let transfer = CurlTransfer(request: request, receiver: receiver, library: library)
         let thread = Thread { transfer.run(timeoutSeconds: Self.lastResortTimeoutSeconds) }
-        thread.name = "MediaDownloader.CurlTransport"
+        thread.name = "CurlTransport"
         thread.start()
         return transfer
     }

@@ -24,8 +24,8 @@ typedef struct ps_curl_request {
 } ps_curl_request;
 
 /* Where the transfer reports, all called on the thread of ps_curl_perform; `context` is
- * handed to each. A call that returns false (and should_stop returning true) stops the
- * transfer: nothing is reported after it. */
+ * handed to each. A call that returns false stops the transfer, as its stop switch does:
+ * nothing is reported after it. */
 typedef struct ps_curl_callbacks {
   void *context;
   /* The response head, once, before the first byte of the body (for an empty body, before
@@ -35,16 +35,31 @@ typedef struct ps_curl_callbacks {
   bool (*head)(void *context, int status, const char *lines, size_t length);
   /* The next `length` bytes of the body, in order (never 0). */
   bool (*body)(void *context, const void *bytes, size_t length);
-  /* Whether to stop now: asked before each report and at least once a second while the
-   * transfer waits for the network. */
-  bool (*should_stop)(void *context);
 } ps_curl_callbacks;
+
+/* A transfer's stop switch: made before the transfer, thrown from any thread, freed once the
+ * transfer has returned and nothing will throw it again. */
+typedef struct ps_curl_stop ps_curl_stop;
+
+/* A stop switch not thrown; NULL when out of memory. */
+ps_curl_stop *ps_curl_stop_new(void);
+
+/* Throws `stop`: the transfer it was given to stops at once, even while it waits for the
+ * network (curl_multi_wakeup), and reports nothing more once the report under way, if any,
+ * has returned. Throwing it again, or after the transfer, does nothing. */
+void ps_curl_stop_throw(ps_curl_stop *stop);
+
+/* Whether `stop` has been thrown. */
+bool ps_curl_stop_thrown(ps_curl_stop *stop);
+
+/* Frees `stop`. */
+void ps_curl_stop_free(ps_curl_stop *stop);
 
 /* How a transfer ended, as a caller tells its failures apart. */
 typedef enum ps_curl_outcome {
   /* The whole body arrived, and the head was reported. */
   PS_CURL_COMPLETE = 0,
-  /* A callback stopped it. */
+  /* The stop switch or a callback stopped it. */
   PS_CURL_STOPPED,
   /* libcurl could not be loaded; the message says why and what to do. */
   PS_CURL_UNAVAILABLE,
@@ -73,10 +88,11 @@ typedef struct ps_curl_result {
 } ps_curl_result;
 
 /* Performs one transfer of `request` with libcurl (the file `library`, as dlopen takes it:
- * "libcurl.so.4"), reporting to `callbacks`, and returns how it ended. Blocks until then;
- * any number may run at once, on different threads. Redirects are reported, not followed;
- * no signal is used; the body comes as it was sent (curl decodes no Content-Encoding). */
+ * "libcurl.so.4"), reporting to `callbacks` until it ends or `stop` is thrown, and returns how
+ * it ended. Blocks until then; any number may run at once, on different threads, each with a
+ * stop switch of its own. Redirects are reported, not followed; no signal is used; the body
+ * comes as it was sent (curl decodes no Content-Encoding). */
 ps_curl_result ps_curl_perform(const char *library, const ps_curl_request *request,
-                               const ps_curl_callbacks *callbacks);
+                               const ps_curl_callbacks *callbacks, ps_curl_stop *stop);
 
 #endif

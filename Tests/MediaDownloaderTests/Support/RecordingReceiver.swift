@@ -37,6 +37,11 @@ final class RecordingReceiver: TransferReceiver {
         }
     }
 
+    /// Cancels the transfer from the calling thread.
+    func cancel() {
+        state.withLock { $0.handle }?.cancel()
+    }
+
     /// The reports so far.
     var events: [Event] { state.withLock { $0.events } }
 
