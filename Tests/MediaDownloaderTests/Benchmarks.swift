@@ -11,7 +11,7 @@ import Testing
 @Suite("MediaDownloaderBenchmarks", .serialized,
        .enabled(if: Benchmarking.isOn))
 struct MediaDownloaderBenchmarks {
-    @Test("throughput of one large download over loopback, URLSession transport")
+    @Test("throughput of one large download over loopback, the platform's network")
     func loopbackThroughput() async throws {
         let size = 500_000_000
         let server = try TestServer(["/big.mp4": .generated(size, prefix: SampleMedia.mp4, contentType: "video/mp4")])
