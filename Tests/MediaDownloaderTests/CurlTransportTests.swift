@@ -157,6 +157,24 @@ struct CurlTransportTests {
         #expect(receiver.events.count == 1)
     }
 
+    @Test("https to a server that speaks plain HTTP is `the secure connection failed (…)`")
+    func tlsFailure() throws {
+        let listener = try LoopbackListener { fd, listener in
+            // Whatever the client hello says, the answer is not TLS.
+            guard LoopbackListener.wait(for: fd, milliseconds: 5000) else { return }
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            _ = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            _ = listener.send(Array("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8), on: fd)
+        }
+        defer { listener.stop() }
+        let receiver = RecordingReceiver()
+        receiver.start(TransferRequest(url: URL(string: "https://127.0.0.1:\(listener.port)/a")!), on: transport)
+
+        let message = try #require(receiver.waitForFinish())
+        #expect(message.hasPrefix("network: the secure connection failed ("), "\(message)")
+        #expect(receiver.events.count == 1)
+    }
+
     @Test("a libcurl that cannot be loaded fails the transfer with one line that says what to do")
     func missingLibrary() throws {
         let missing = CurlTransport(library: "libpushscript-no-such-curl.so.4")
