@@ -79,7 +79,18 @@ let package = Package(
         // Sees pss.h only, not lua.h: Swift cannot call a Lua API that raises.
         .target(name: "LuaSandbox", dependencies: ["CLuaSandbox"]),
         .target(name: "NotificationModel"),
-        .target(name: "MediaDownloader", dependencies: ["NotificationModel"]),
+        // libcurl opened with dlopen on the first transfer, not linked: curl's headers for its
+        // types only (Debian's libcurl4-openssl-dev). dlopen is in glibc's libc from 2.34; where
+        // it is libdl's, the Swift runtime links libdl already.
+        .target(name: "CCurl"),
+        .target(
+            name: "MediaDownloader",
+            dependencies: [
+                "NotificationModel",
+                // The network on Linux (CurlTransport); URLSession elsewhere.
+                .target(name: "CCurl", condition: .when(platforms: [.linux])),
+            ]
+        ),
         // Answers in place of the network (fixtures, `--media`, `--http-map`): only the testing
         // product and the tests use it.
         .target(name: "FixtureTransports", dependencies: ["MediaDownloader"]),

@@ -1,7 +1,7 @@
 import Foundation
 
-/// No network: every request fails with `network` at once, as `--offline` (and a host's
-/// ``URLSessionTransport`` left out) has it. A table of answers put before it answers the
+/// No network: every request fails with `network` at once, as `--offline` (a host's
+/// ``PlatformNetwork`` left out) has it. A table of answers put before it answers the
 /// requests it covers.
 public struct OfflineTransport: Transport {
     /// No network.

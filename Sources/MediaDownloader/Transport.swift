@@ -11,7 +11,8 @@ import Foundation
 /// the policies, size limits, typing, timeouts, the deadline, cancellation and removing
 /// partial files — is the receiver's and its caller's, the same for every transport.
 ///
-/// The network is ``URLSessionTransport``; ``OfflineTransport`` fails every request; a table
+/// The network is ``PlatformNetwork``'s (``CurlTransport`` on Linux, ``URLSessionTransport``
+/// elsewhere); ``OfflineTransport`` fails every request; a table
 /// of answers (fixtures) answers the requests it covers (``covers(_:)``) and leaves the rest
 /// to the transport after it.
 public protocol Transport: Sendable {

@@ -1,31 +1,34 @@
+// The network off Linux (Linux has `CurlTransport`, which loads libcurl on the first
+// transfer where FoundationNetworking would link it at start): on Apple platforms URLSession
+// is Foundation's own. `ServiceExtensionTests` type-checks this file on Linux, against
+// FoundationNetworking's URLSession, so that it cannot rot.
+#if !os(Linux)
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 import Synchronization
 
-/// The real network: `URLSession` data tasks (libcurl underneath on Linux, the same API an iOS
-/// build uses), for downloads and posts alike, whose delegate hands each chunk to the
-/// ``TransferReceiver`` as it arrives, so a download's body goes to disk and never gathers in memory (the delegate queue is a
-/// ``BoundedDelegateQueue``, which holds libcurl back while the delegate catches up). Redirects are not followed here: the
-/// response is handed on for the downloader to check against its policy.
+/// The network off Linux: `URLSession` data tasks, for downloads and posts alike, whose
+/// delegate (on a serial queue of the transport's own) hands each chunk to the
+/// ``TransferReceiver`` as it arrives, so a download's body goes to disk. Redirects are not
+/// followed here: the response is handed on for the downloader to check against its policy.
 public final class URLSessionTransport: Transport {
     private let session: URLSession
     private let router: SessionRouter
-    private let delegateQueue: BoundedDelegateQueue
 
     /// A transport over a session made with `configuration`.
     public init(configuration: URLSessionConfiguration = URLSessionTransport.defaultConfiguration()) {
         let router = SessionRouter()
-        let queue = BoundedDelegateQueue()
+        let queue = OperationQueue()
+        queue.name = "MediaDownloader.URLSessionTransport"
+        queue.maxConcurrentOperationCount = 1
         self.router = router
-        self.delegateQueue = queue
         self.session = URLSession(configuration: configuration, delegate: router, delegateQueue: queue)
     }
 
     deinit {
         session.invalidateAndCancel()
-        delegateQueue.finish()
     }
 
     /// An ephemeral configuration without cache or cookies. Its own timeouts are an hour, as a
@@ -56,16 +59,11 @@ public final class URLSessionTransport: Transport {
     }
 }
 
-/// Cancels one data task, without waiting: `URLSessionTask.cancel` waits for the session's
-/// transfer queue, which may itself be waiting in `BoundedDelegateQueue.addOperation` for the
-/// delegate queue that the caller may be running on.
+/// Cancels one data task.
 private struct DataTaskHandle: TransferHandle {
     let task: URLSessionDataTask
 
-    func cancel() {
-        let task = task
-        DispatchQueue.global().async { task.cancel() }
-    }
+    func cancel() { task.cancel() }
 }
 
 /// The session's delegate: routes each task's events to its sink.
@@ -132,3 +130,4 @@ private final class SessionRouter: NSObject, URLSessionDataDelegate, Sendable {
         }
     }
 }
+#endif

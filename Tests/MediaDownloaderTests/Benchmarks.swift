@@ -11,14 +11,14 @@ import Testing
 @Suite("MediaDownloaderBenchmarks", .serialized,
        .enabled(if: Benchmarking.isOn))
 struct MediaDownloaderBenchmarks {
-    @Test("throughput of one large download over loopback, URLSession transport")
+    @Test("throughput of one large download over loopback, the platform's network")
     func loopbackThroughput() async throws {
         let size = 500_000_000
         let server = try TestServer(["/big.mp4": .generated(size, prefix: SampleMedia.mp4, contentType: "video/mp4")])
         defer { server.stop() }
         let directory = try AttachmentDirectory()
         defer { directory.remove() }
-        let downloader = MediaDownloader(transport: URLSessionTransport(),
+        let downloader = MediaDownloader(transport: PlatformNetwork.make(),
                                          policy: DownloadPolicy(allowingHTTPFor: ["127.0.0.1"]))
         var rates: [Double] = []
         for _ in 0..<3 {
@@ -64,7 +64,7 @@ struct MediaDownloaderBenchmarks {
         defer { server.stop() }
         let directory = try AttachmentDirectory()
         defer { directory.remove() }
-        let downloader = MediaDownloader(transport: URLSessionTransport(),
+        let downloader = MediaDownloader(transport: PlatformNetwork.make(),
                                          policy: DownloadPolicy(allowingHTTPFor: ["127.0.0.1"]))
         var times: [Double] = []
         for _ in 0..<3 {

@@ -71,7 +71,7 @@ struct MemoryProbe {
         let parts = try #require(ProcessInfo.processInfo.environment[probeVariable]).split(separator: "|").map(String.init)
         try #require(parts.count == 3)
         let directory = URL(fileURLWithPath: parts[2])
-        let downloader = MediaDownloader(transport: URLSessionTransport(),
+        let downloader = MediaDownloader(transport: PlatformNetwork.make(),
                                          policy: DownloadPolicy(allowingHTTPFor: ["127.0.0.1"]))
 
         let warmUp = try await downloader.download(parts[0], into: directory)

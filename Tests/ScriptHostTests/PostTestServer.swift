@@ -47,8 +47,8 @@ final class PostTestServer: Sendable {
     /// this server instead (same path and query).
     var transport: any Transport { RoutedTransport(route: route, network: Self.network) }
 
-    /// One URLSession transport for the tests' servers, as a host keeps one.
-    static let network = URLSessionTransport()
+    /// One transport to the platform's network for the tests' servers, as a host keeps one.
+    static let network = PlatformNetwork.make()
 
     /// Where a post to `url` goes instead: this server, same path and query.
     var route: @Sendable (URL) -> URL {

@@ -4,8 +4,9 @@ import Testing
 
 /// What builds only for Apple platforms is type-checked here against stand-ins of Apple's
 /// frameworks (`StandIns/`) and the built ScriptHost and NotificationModel, so that it cannot
-/// rot: the extension adapter, the CryptoKit implementation, the Apple branch of the package
-/// manifest, and the Swift of `docs/embedding.md` and `docs/apple.md`. Each check fails with
+/// rot: the extension adapter, the CryptoKit implementation, the URLSession transport, the
+/// Apple branch of the package manifest, and the Swift of `docs/embedding.md` and
+/// `docs/apple.md`. Each check fails with
 /// the compiler's errors.
 @Suite struct ServiceExtensionTypeCheckTests {
     static let adapter = SwiftTypeChecker.root.appendingPathComponent("Sources/ServiceExtension")
@@ -58,6 +59,23 @@ import Testing
         try Data("let implementation: any ScriptCrypto = CryptoKitCrypto()\n".utf8).write(to: use)
         // The file is ScriptHost's: it sees ScriptHost's public API without importing it.
         let out = try await checker.typecheck([file, use], moduleName: "CryptoKitCheck", imports: ["ScriptHost"])
+        #expect(out.status == 0, "\(out.stderr)")
+    }
+
+    /// The URLSession transport is built off Linux only; here it is checked against
+    /// FoundationNetworking's URLSession, the same API, with its `#if` taken as true.
+    @Test func theURLSessionTransportTypeChecks() async throws {
+        let checker = try await SwiftTypeChecker.shared()
+        let source = try String(
+            contentsOf: SwiftTypeChecker.root.appendingPathComponent("Sources/MediaDownloader/URLSessionTransport.swift"), encoding: .utf8)
+        #expect(source.contains("#if !os(Linux)\n"))
+        let folder = try TemporaryFolder.make("pushscript-urlsession")
+        let file = folder.appendingPathComponent("URLSessionTransport.swift")
+        try Data(source.replacingOccurrences(of: "#if !os(Linux)\n", with: "#if true\n").utf8).write(to: file)
+        let use = folder.appendingPathComponent("Use.swift")
+        try Data("let network: any Transport = URLSessionTransport(configuration: URLSessionTransport.defaultConfiguration())\n".utf8).write(to: use)
+        // The file is MediaDownloader's: it sees MediaDownloader's public API without importing it.
+        let out = try await checker.typecheck([file, use], moduleName: "URLSessionCheck", imports: ["MediaDownloader"])
         #expect(out.status == 0, "\(out.stderr)")
     }
 

@@ -24,7 +24,7 @@ public final class ScriptHost: Sendable {
 
     /// A host whose scripts run on the Lua threads of `executor`; `answers` answer the
     /// downloads and posts of all its requests ahead of the network (`--media`), and `network`
-    /// is the network in place of `URLSession` (a test's server on 127.0.0.1).
+    /// is the network in place of the platform's (a test's server on 127.0.0.1).
     package init(
         configuration: HostConfiguration, executor: SandboxExecutor = SandboxExecutor(), answers: RequestAnswers? = nil,
         network: (any Transport)? = nil

@@ -11,9 +11,9 @@ final class HostServices: Sendable {
     let hooks = Mutex<[String: Hook]>([:])
     /// Answers every request of the host gets ahead of the network (`--media`), if any.
     let answers: RequestAnswers?
-    /// The network in place of `URLSession` (a test's server), if given.
+    /// The network in place of the platform's (a test's server), if given.
     private let givenNetwork: (any Transport)?
-    private let networkBox = Mutex<URLSessionTransport?>(nil)
+    private let networkBox = Mutex<(any Transport)?>(nil)
 
     init(configuration: HostConfiguration, executor: SandboxExecutor, answers: RequestAnswers? = nil, network: (any Transport)? = nil) {
         self.configuration = configuration
@@ -22,14 +22,15 @@ final class HostServices: Sendable {
         self.givenNetwork = network
     }
 
-    /// The network: the given one, else no network when offline, else `URLSession`, made on
-    /// first use (it keeps a thread).
+    /// The network: the given one, else no network when offline, else the platform's
+    /// (``PlatformNetwork``), made on first use (off Linux it is a URLSession, which keeps a
+    /// thread; on Linux libcurl is loaded on the first transfer).
     var network: any Transport {
         if let givenNetwork { return givenNetwork }
         if configuration.offline { return OfflineTransport() }
         return networkBox.withLock { box in
             if let transport = box { return transport }
-            let transport = URLSessionTransport()
+            let transport = PlatformNetwork.make()
             box = transport
             return transport
         }

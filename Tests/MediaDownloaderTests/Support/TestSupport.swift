@@ -2,8 +2,8 @@ import Foundation
 import MediaDownloader
 import Testing
 
-/// One URLSession transport for the whole suite, as a host keeps one.
-let sharedTransport = URLSessionTransport()
+/// One transport to the platform's network for the whole suite, as a host keeps one.
+let sharedTransport = PlatformNetwork.make()
 
 /// A downloader over the real network stack that may use plain http to the test server.
 func localDownloader(maxRedirects: Int = DownloadPolicy.defaultMaxRedirects) -> MediaDownloader {
