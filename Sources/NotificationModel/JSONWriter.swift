@@ -129,7 +129,7 @@ public struct JSONWriter: JSONSink {
     /// The shortest text that reads back as `double`, with `.0` on integral values.
     static func text(of double: Double) -> String {
         let text = double.description
-        if text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) {
+        if text.utf8.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }) {
             return text
         }
         return text + ".0"
