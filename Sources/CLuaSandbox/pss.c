@@ -24,6 +24,8 @@ void pss_state_close(pss_context *ctx) { pss_state_free(ctx); }
 
 void pss_set_dispatch(pss_dispatch_fn fn) { pss_host_set_dispatch(fn); }
 
+void pss_set_field_dispatch(pss_field_fn fn) { pss_host_set_field_dispatch(fn); }
+
 void pss_limits_arm(pss_context *ctx, int64_t cpu_budget_ns, int64_t deadline_ns,
                     size_t memory_limit) {
   pss_arm(ctx, cpu_budget_ns, deadline_ns, memory_limit);
@@ -391,6 +393,9 @@ typedef struct class_args {
   int32_t index_fid, newindex_fid;
   const char *const *slots;
   int nslots;
+  int32_t text_fid;
+  const char *const *texts;
+  int ntext;
   int class_id;
   int32_t object_id;
   int ref;
@@ -408,14 +413,21 @@ static int p_class_new(lua_State *L) {
     lua_setfield(L, -2, a->slots[i]);
   }
   lua_pushinteger(L, a->nslots);
+  lua_pushinteger(L, a->text_fid);
+  lua_createtable(L, 0, a->ntext);
+  for (int i = 0; i < a->ntext; i++) {
+    lua_pushinteger(L, i);
+    lua_setfield(L, -2, a->texts[i]);
+  }
   pss_host_class_new(L);
   a->class_id = (int)lua_tointeger(L, -1);
   return 0;
 }
 
 int pss_class_new(pss_context *ctx, const char *name, int32_t index_fid, int32_t newindex_fid,
-                  const char *const *slot_names, int nslots, int *class_out) {
-  class_args a = {name, index_fid, newindex_fid, slot_names, nslots, 0, 0, LUA_NOREF};
+                  const char *const *slot_names, int nslots, int32_t text_fid,
+                  const char *const *text_names, int ntext, int *class_out) {
+  class_args a = {name, index_fid, newindex_fid, slot_names, nslots, text_fid, text_names, ntext, 0, 0, LUA_NOREF};
   int status = protected(ctx, p_class_new, &a, NULL);
   *class_out = a.class_id;
   return status;
@@ -432,7 +444,7 @@ static int p_object_new(lua_State *L) {
 }
 
 int pss_object_new(pss_context *ctx, int class_id, int32_t object_id, int *ref_out) {
-  class_args a = {NULL, 0, 0, NULL, 0, class_id, object_id, LUA_NOREF};
+  class_args a = {NULL, 0, 0, NULL, 0, 0, NULL, 0, class_id, object_id, LUA_NOREF};
   int status = protected(ctx, p_object_new, &a, NULL);
   *ref_out = a.ref;
   return status;

@@ -11,8 +11,11 @@
 #include "pss_proxy.h"
 
 static pss_dispatch_fn dispatch_fn = NULL;
+static pss_field_fn field_fn = NULL;
 
 void pss_host_set_dispatch(pss_dispatch_fn fn) { dispatch_fn = fn; }
+
+void pss_host_set_field_dispatch(pss_field_fn fn) { field_fn = fn; }
 
 /* Bytes a scratch buffer keeps between host calls. One that grew past this for a big call is
  * let go after it, so that a state does not hold megabytes outside its memory limit. */
@@ -32,6 +35,8 @@ static void after_host(lua_State *L) {
 /* Calls the host's dispatch with encoded arguments and pushes what it returned; raises the
  * host's error, or the kill. The results buffer is free here: it is only in use between the
  * dispatch and the decoding below. */
+static int answer_host(lua_State *L, pss_context *ctx, int r);
+
 static int call_host(lua_State *L, pss_context *ctx, int32_t fid, int32_t object_id,
                      const unsigned char *args, size_t length, int trim_args) {
   ctx->results.length = 0;
@@ -39,6 +44,12 @@ static int call_host(lua_State *L, pss_context *ctx, int32_t fid, int32_t object
   int r = dispatch_fn(ctx->host, fid, object_id, args, length, &ctx->results);
   ctx->dispatching = 0;
   if (trim_args) trim(&ctx->args);
+  return answer_host(L, ctx, r);
+}
+
+/* What the host answered (in the results buffer): its values pushed, or its error raised, or
+ * the kill. */
+static int answer_host(lua_State *L, pss_context *ctx, int r) {
   if (r == PSS_HOST_KILL) {
     trim(&ctx->results);
     pss_trip_set(ctx, L, PSS_TRIP_TIME);  /* unless the host recorded another */
@@ -239,7 +250,30 @@ static int slot_of(lua_State *L) {
   return slot;
 }
 
-/* upvalues: index function id, slot names */
+/* The 0-based text field index of the key at 2 (upvalue 4 maps text field names to
+ * indices), or -1. */
+static int text_field_of(lua_State *L) {
+  if (lua_type(L, 2) != LUA_TSTRING) return -1;
+  lua_pushvalue(L, 2);
+  int field = lua_rawget(L, lua_upvalueindex(4)) == LUA_TNUMBER ? (int)lua_tointeger(L, -1) : -1;
+  lua_pop(L, 1);
+  return field;
+}
+
+/* Reads (text NULL) or writes text field `field` of the object at 1 through the field
+ * dispatch, as a host call; returns the number of values pushed. */
+static int call_text_field(lua_State *L, int field, const unsigned char *text, size_t length) {
+  pss_context *ctx = host_context(L);
+  if (field_fn == NULL) luaL_error(L, "host functions are unavailable");
+  int32_t fid = (int32_t)lua_tointeger(L, lua_upvalueindex(3));
+  ctx->results.length = 0;
+  ctx->dispatching = 1;
+  int r = field_fn(ctx->host, fid, object_id(L), field, text, length, &ctx->results);
+  ctx->dispatching = 0;
+  return answer_host(L, ctx, r);
+}
+
+/* upvalues: index function id, slot names, text field function id, text field names */
 static int object_index(lua_State *L) {
   pss_check_tripped(L);
   int slot = slot_of(L);
@@ -249,14 +283,25 @@ static int object_index(lua_State *L) {
     if (first) take_baseline(L, slot);
     return 1;
   }
+  int field = text_field_of(L);
+  if (field >= 0) return call_text_field(L, field, NULL, 0);
   lua_settop(L, 2);
   return pss_dispatch_call(L, (int32_t)lua_tointeger(L, lua_upvalueindex(1)), object_id(L), 2);
 }
 
-/* upvalues: newindex function id, slot names */
+/* upvalues: newindex function id, slot names, text field function id, text field names */
 static int object_newindex(lua_State *L) {
   pss_check_tripped(L);
   lua_settop(L, 3);
+  if (lua_type(L, 3) == LUA_TSTRING) {
+    int field = text_field_of(L);
+    if (field >= 0) {
+      size_t length;
+      const char *text = lua_tolstring(L, 3, &length);
+      call_text_field(L, field, (const unsigned char *)text, length);
+      return 0;
+    }
+  }
   int slot = slot_of(L);
   int32_t fid = (int32_t)lua_tointeger(L, lua_upvalueindex(1));
   pss_dispatch_call(L, fid, object_id(L), 2);
@@ -272,18 +317,23 @@ static int object_newindex(lua_State *L) {
 
 static const char *const CLASSES_KEY = "pss.classes";
 
-/* Stack: name, index fid, newindex fid, slot-name table, slot count. Pushes the class id. */
+/* Stack: name, index fid, newindex fid, slot-name table, slot count, text fid, text-field
+ * table. Pushes the class id. */
 int pss_host_class_new(lua_State *L) {
   lua_getfield(L, LUA_REGISTRYINDEX, CLASSES_KEY);
   lua_Integer id = (lua_Integer)lua_rawlen(L, -1) + 1;
   lua_createtable(L, 0, 5);
   lua_pushvalue(L, 2);
   lua_pushvalue(L, 4);
-  lua_pushcclosure(L, object_index, 2);
+  lua_pushvalue(L, 6);
+  lua_pushvalue(L, 7);
+  lua_pushcclosure(L, object_index, 4);
   lua_setfield(L, -2, "__index");
   lua_pushvalue(L, 3);
   lua_pushvalue(L, 4);
-  lua_pushcclosure(L, object_newindex, 2);
+  lua_pushvalue(L, 6);
+  lua_pushvalue(L, 7);
+  lua_pushcclosure(L, object_newindex, 4);
   lua_setfield(L, -2, "__newindex");
   lua_pushvalue(L, 1);
   lua_setfield(L, -2, "__name");

@@ -5,6 +5,8 @@
 
 /* Sets the process-wide dispatch function (once, before any state is made). */
 void pss_host_set_dispatch(pss_dispatch_fn fn);
+/* Sets the process-wide function of host objects' text fields (once, before any state). */
+void pss_host_set_field_dispatch(pss_field_fn fn);
 
 /* Sets up what host functions and objects need in a state, with the value at `format` as the
  * string.format of PSS_KIND_FORMAT; registers the codec's and the lazy views' callbacks. */
@@ -24,8 +26,9 @@ int pss_dispatch_call(lua_State *L, int32_t fid, int32_t object_id, int first);
  * results. */
 int pss_call_without_arguments(lua_State *L, int32_t fid);
 
-/* lua_CFunctions that the entry points (pss.c) run inside their lua_pcall: stack (name, index fid, newindex fid, slot names,
- * slot count) pushes a class id; stack (class id, object id) pushes a new object. */
+/* lua_CFunctions that the entry points (pss.c) run inside their lua_pcall: stack (name, index
+ * fid, newindex fid, slot names, slot count, text fid, text field names -> 0-based index)
+ * pushes a class id; stack (class id, object id) pushes a new object. */
 int pss_host_class_new(lua_State *L);
 int pss_host_object_new(lua_State *L);
 

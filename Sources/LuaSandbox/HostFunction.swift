@@ -31,6 +31,20 @@ package enum HostReturn: Sendable {
 /// a call raises an error in that Lua.
 package typealias HostFunction = (HostCall) -> HostReturn
 
+/// A script's access to a text field of a host object (see
+/// ``LuaSandbox/defineClass(name:slots:textFields:index:newIndex:textField:)``).
+package enum TextFieldAccess {
+    /// The script reads the field.
+    case read
+    /// The script assigns a string: its bytes, valid during the call only.
+    case write(UnsafeBufferPointer<UInt8>)
+}
+
+/// What a class's text fields go to: the object's host-side id, the field's index among the
+/// class's text fields, and the access; it returns what a host function would (a read's
+/// value, nothing for a write, or an error or the kill). It runs as a host function does.
+package typealias TextFieldFunction = (_ objectID: Int32, _ field: Int, _ access: TextFieldAccess) -> HostReturn
+
 /// How the arguments of a host function are prepared before it sees them.
 package enum HostArguments: Sendable {
     /// As they are.

@@ -1,7 +1,10 @@
 import CLuaSandbox
 
 extension LuaSandbox {
-    private static let dispatchInstalled: Void = { pss_set_dispatch(sandboxDispatch) }()
+    private static let dispatchInstalled: Void = {
+        pss_set_dispatch(sandboxDispatch)
+        pss_set_field_dispatch(sandboxFieldDispatch)
+    }()
 
     static func installDispatch() { _ = dispatchInstalled }
 
@@ -39,6 +42,7 @@ extension LuaSandbox {
     /// keep both alive, and the Lua state with them.
     package func retire() {
         functions.removeAll()
+        textFieldFunctions.removeAll()
     }
 
     /// Adds a value to every environment made from now on, as `module.name` or `name`.
@@ -92,8 +96,35 @@ private func sandboxDispatch(
         return fail("malformed arguments")
     }
     let call = HostCall(arguments: values, objectID: objectID >= 0 ? objectID : nil)
-    switch sandbox.functions[Int(functionID)](call) {
+    return answer(sandbox.functions[Int(functionID)](call), of: sandbox, into: out)
+}
+
+/// The field dispatch (pss_field_fn): a read (`text` nil) or a write of a string to a text
+/// field of a host object, given to the class's ``TextFieldFunction`` without decoding.
+private func sandboxFieldDispatch(
+    host: UnsafeMutableRawPointer?, functionID: Int32, objectID: Int32, field: Int32,
+    text: UnsafePointer<UInt8>?, length: Int, out: UnsafeMutablePointer<pss_buffer>?
+) -> Int32 {
+    guard let host, let out else { return Int32(PSS_HOST_ERROR) }
+    let sandbox = Unmanaged<LuaSandbox>.fromOpaque(host).takeUnretainedValue()
+    guard functionID >= 0, Int(functionID) < sandbox.textFieldFunctions.count else {
+        return answer(.error("unknown host function"), of: sandbox, into: out)
+    }
+    let written = text.map { UnsafeBufferPointer(start: $0, count: length) }
+    let access: TextFieldAccess = written.map { .write($0) } ?? .read
+    return answer(sandbox.textFieldFunctions[Int(functionID)](objectID, Int(field), access), of: sandbox, into: out)
+}
+
+/// Writes what a host function returned into `out` for the engine, and how it went.
+private func answer(_ result: HostReturn, of sandbox: LuaSandbox, into out: UnsafeMutablePointer<pss_buffer>) -> Int32 {
+    func fail(_ message: String) -> Int32 {
+        var message = message
+        message.withUTF8 { _ = pss_buffer_append(out, $0.baseAddress, $0.count) }
+        return Int32(PSS_HOST_ERROR)
+    }
+    switch result {
     case .values(let results):
+        if results.isEmpty { return Int32(PSS_HOST_RETURN) }
         let bytes = ValueCodec.encodeSequence(results)
         let ok = bytes.withUnsafeBufferPointer { pss_buffer_append(out, $0.baseAddress, $0.count) }
         return ok != 0 ? Int32(PSS_HOST_RETURN) : fail("not enough memory")

@@ -10,18 +10,32 @@ extension LuaSandbox {
     /// calls `index` with the key; writing calls `newIndex` with the key and the value. Keys
     /// named in `slots` hold Lua values of their own: reading one returns the value stored
     /// there, live; writing one calls `newIndex` first and stores the value only when it
-    /// returns without error. `nil` when memory ran out.
+    /// returns without error. Keys named in `textFields` are the class's text fields: a read
+    /// of one, and a write of a string to one, call `textField` with the field's index and the
+    /// string's bytes, without the generic copying of a host call's arguments (a write of any
+    /// other value calls `newIndex` as for any key). `nil` when memory ran out.
     package func defineClass(
-        name: String, slots: [String] = [],
-        index: @escaping HostFunction, newIndex: @escaping HostFunction
+        name: String, slots: [String] = [], textFields: [String] = [],
+        index: @escaping HostFunction, newIndex: @escaping HostFunction,
+        textField: TextFieldFunction? = nil
     ) -> HostClass? {
         let indexID = addFunction(index)
         let newIndexID = addFunction(newIndex)
+        var textID: Int32 = -1
+        if let textField {
+            textFieldFunctions.append(textField)
+            textID = Int32(textFieldFunctions.count - 1)
+        }
+        let texts = textField == nil ? [] : textFields
         var classID: Int32 = 0
-        // NUL-terminated copies of the slot names, alive for the call
-        let storage = slots.map { ContiguousArray($0.utf8CString) }
-        let status = withCStringPointers(storage) { names in
-            pss_class_new(context, name, indexID.rawValue, newIndexID.rawValue, names.baseAddress, Int32(names.count), &classID)
+        // NUL-terminated copies of the slot and text field names, alive for the call
+        let slotStorage = slots.map { ContiguousArray($0.utf8CString) }
+        let textStorage = texts.map { ContiguousArray($0.utf8CString) }
+        let status = withCStringPointers(slotStorage) { slotNames in
+            withCStringPointers(textStorage) { textNames in
+                pss_class_new(context, name, indexID.rawValue, newIndexID.rawValue, slotNames.baseAddress, Int32(slotNames.count),
+                              textID, textNames.baseAddress, Int32(textNames.count), &classID)
+            }
         }
         return status == Int32(PSS_OK.rawValue) ? HostClass(id: classID) : nil
     }

@@ -12,6 +12,8 @@ import Synchronization
 package final class LuaSandbox: @unchecked Sendable {
     let context: OpaquePointer
     var functions: [HostFunction] = []
+    /// The text field functions of the classes defined here, by id.
+    var textFieldFunctions: [TextFieldFunction] = []
     /// Where failed entry points put their message. A pointer of its own rather than a stored
     /// `pss_buffer`, so that a host function may use the sandbox while a call into Lua is in
     /// progress (an `inout` access to a stored property would last the whole call).

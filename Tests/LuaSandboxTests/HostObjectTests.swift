@@ -144,6 +144,64 @@ import Testing
         #expect(try sandbox.readTouchedSlot(0, of: f.object).get() == nil)
     }
 
+    /// A class's text fields: a read, and a string written, go to its text field function with
+    /// the field's index and the string's bytes as they are (invalid UTF-8 too); a write of
+    /// another value goes to `newIndex` as for any key; what the function returns is raised,
+    /// with the caller's position, or stops the run.
+    @Test func textFieldsGoToTheirOwnFunction() throws {
+        let r = try Recorder()
+        let sandbox = r.sandbox
+        final class Log: @unchecked Sendable { var entries: [String] = [] }
+        let log = Log()
+        var text = ["first", "second"]
+        let cls = try #require(sandbox.defineClass(
+            name: "content", textFields: ["first", "second"],
+            index: { call in log.entries.append("index \(call[0].stringValue ?? "?")"); return .values([.nil]) },
+            newIndex: { call in
+                log.entries.append("newIndex \(call[0].stringValue ?? "?") \(call[1].typeName)")
+                return .error("\(call[0].stringValue ?? "?") must be a string")
+            },
+            textField: { object, field, access in
+                switch access {
+                case .read:
+                    log.entries.append("read \(object) \(field)")
+                    return .values([.text(text[field])])
+                case .write(let bytes):
+                    log.entries.append("write \(object) \(field) \(Array(bytes))")
+                    if bytes.first == UInt8(ascii: "!") { return .error("no shouting") }
+                    if bytes.first == UInt8(ascii: "#") { return .kill(.time) }
+                    text[field] = String(decoding: bytes, as: UTF8.self)
+                    return .none
+                }
+            }))
+        let object = try #require(sandbox.makeObject(of: cls, id: 9))
+        sandbox.arm(RunLimits(cpuTime: .seconds(1), memoryBytes: 8 << 20, deadline: nil))
+        defer { sandbox.disarm() }
+        guard case .compiled(let chunk) = sandbox.compile("""
+            function go(content)
+              result(content.second)
+              content.first = "a\\255"
+              result(content.first)
+              result(select(2, pcall(function() content.first = 5 end)))
+              result(select(2, pcall(function() content.second = "!" end)))
+              result(content.other)
+              content.second = "#"
+              result("not reached")
+            end
+            """, chunkName: "rules.lua") else { Issue.record("compile"); return }
+        let env = try #require(sandbox.makeEnvironment())
+        #expect(sandbox.run(chunk, in: env) == .completed)
+        #expect(sandbox.call("go", in: env, arguments: [object]) == .limit(.time))
+        #expect(r.results.map { $0.first ?? .nil } == [
+            .text("second"), .text("a\u{FFFD}"),
+            .text("rules.lua:5: first must be a string"), .text("rules.lua:6: no shouting"), .nil,
+        ])
+        #expect(log.entries == [
+            "read 9 1", "write 9 0 [97, 255]", "read 9 0", "newIndex first number", "write 9 1 [33]",
+            "index other", "write 9 1 [35]",
+        ])
+    }
+
     @Test func missingFunctionIsReported() throws {
         let r = try Recorder()
         let sandbox = r.sandbox

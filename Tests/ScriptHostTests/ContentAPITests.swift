@@ -48,6 +48,31 @@ import Testing
         #expect(result.content.body == "badge must be an integer >= 0 or nil|title must be a string|badge must be an integer >= 0 or nil|relevanceScore must be a number from 0 to 1|integer")
     }
 
+    /// A string written to a text field is checked as any value is: invalid UTF-8 and an
+    /// interruption level that is not one are refused with the field's message, nil clears an
+    /// optional field, and a read gives what was written.
+    @Test func stringsWrittenToTextFieldsAreCheckedByTheFieldsRules() async throws {
+        let result = try await deliver("""
+            function didReceive(r, c)
+              local refused = {}
+              for _, f in ipairs{function() c.title = "\\255" end, function() c.interruptionLevel = "loud" end,
+                                 function() c.threadIdentifier = {} end} do
+                local ok, err = pcall(f)
+                refused[#refused + 1] = err:match(": (.*)$")
+              end
+              c.targetContentIdentifier = "scene"
+              c.subtitle = c.targetContentIdentifier .. "/" .. c.interruptionLevel
+              c.targetContentIdentifier = nil
+              c.interruptionLevel = "time-sensitive"
+              c.body = table.concat(refused, "|") .. "|" .. tostring(c.targetContentIdentifier)
+            end
+            """)
+        #expect(result.content.body == "title must be valid UTF-8|interruptionLevel must be one of \"passive\", \"active\", \"time-sensitive\", \"critical\"|threadIdentifier must be a string|nil")
+        #expect(result.content.subtitle == "scene/active")
+        #expect(result.content.interruptionLevel == .timeSensitive)
+        #expect(result.content.targetContentIdentifier == nil)
+    }
+
     @Test func suppressKeepsTheContentForPeopleAndTests() async throws {
         let result = try await deliver("""
             function didReceive(r, c)

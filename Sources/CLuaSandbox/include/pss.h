@@ -24,6 +24,9 @@ extern "C" {
 /* Sets the process-wide dispatch function of host calls (pss_types.h; once, before any state is
  * made). */
 void pss_set_dispatch(pss_dispatch_fn fn);
+/* Sets the process-wide function of host objects' text fields (pss_types.h; once, before any
+ * state is made). */
+void pss_set_field_dispatch(pss_field_fn fn);
 
 /* Makes a sandboxed state: the capped allocator (limit in bytes), the limit hook, the safe
  * library with its guarded functions, and an empty host module table. `host` is handed back
@@ -121,9 +124,13 @@ int pss_lazy_view_new(pss_context *ctx, const char *name, int32_t loader, int *r
 int pss_value_read(pss_context *ctx, int ref, pss_buffer *out, pss_buffer *err);
 /* Defines a class of host objects: reads of keys go to `index_fid` (arguments: the key),
  * writes to `newindex_fid` (arguments: key, value); keys named in `slot_names` hold Lua
- * values of their own, which a write stores once the host accepted it. */
+ * values of their own, which a write stores once the host accepted it. Keys named in
+ * `text_names` are text fields: a read of one, and a write of a string to one, go to the field
+ * dispatch function (pss_set_field_dispatch) with `text_fid`; a write of any other value goes
+ * to `newindex_fid` as for any key. */
 int pss_class_new(pss_context *ctx, const char *name, int32_t index_fid, int32_t newindex_fid,
-                  const char *const *slot_names, int nslots, int *class_out);
+                  const char *const *slot_names, int nslots, int32_t text_fid,
+                  const char *const *text_names, int ntext, int *class_out);
 /* Makes a host object of a class with the host's id for it. */
 int pss_object_new(pss_context *ctx, int class_id, int32_t object_id, int *ref_out);
 /* Stores a referenced value in slot `slot` (1-based) of an object. */

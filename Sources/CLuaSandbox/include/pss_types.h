@@ -132,6 +132,14 @@ enum {
 typedef int (*pss_dispatch_fn)(void *host, int32_t function_id, int32_t object_id,
                                const unsigned char *args, size_t args_length, pss_buffer *out);
 
+/* A typed access to a text field of a host object (the text fields pss_class_new names),
+ * without the argument encoding of a host call: `text` is the UTF-8 of the string a script
+ * assigns (`length` bytes), or NULL for a read; `field` is the field's 0-based index among the
+ * class's text fields. The host answers as the dispatch function does: a read's value as a
+ * value sequence in `out`, an error's message, or the kill. */
+typedef int (*pss_field_fn)(void *host, int32_t function_id, int32_t object_id, int32_t field,
+                            const unsigned char *text, size_t length, pss_buffer *out);
+
 /* How a registered host function's arguments are prepared. */
 enum {
   PSS_KIND_RAW = 0,       /* as they are */

@@ -45,9 +45,33 @@ final class ContentModule: ScriptModule {
             return .values([Self.requestFields(binding.run)])
         }
         contentClass = host.sandbox.defineClass(
-            name: "content", slots: Self.slots,
+            name: "content", slots: Self.slots, textFields: Self.textFields.map(\.rawValue),
             index: { [unowned self] call in contentIndex(call) },
-            newIndex: { [unowned self] call in contentNewIndex(call) })
+            newIndex: { [unowned self] call in contentNewIndex(call) },
+            textField: { [unowned self] _, field, access in textField(Self.textFields[field], access) })
+    }
+
+    /// The fields that hold text: a read of one, and a string written to one, come here without
+    /// the generic copying of a host call (``textField(_:_:)``), checked by the same rules.
+    static let textFields: [ContentField] = [
+        .title, .subtitle, .body, .categoryIdentifier, .threadIdentifier, .targetContentIdentifier,
+        .interruptionLevel, .filterCriteria, .launchImageName, .summaryArgument,
+    ]
+
+    /// A read of a text field, or a string written to one: what ``contentIndex(_:)`` and
+    /// ``contentNewIndex(_:)`` do for that field and value.
+    private func textField(_ field: ContentField, _ access: TextFieldAccess) -> HostReturn {
+        guard let binding = host.active else { return .kill(.time) }
+        switch access {
+        case .read:
+            return read(field, binding)
+        case .write(let bytes):
+            if binding.phase == .afterDelivery { return .error(Self.readOnlyMessage) }
+            guard let text = String(validating: bytes, as: UTF8.self) else {
+                return .error("\(field.rawValue) must be valid UTF-8")
+            }
+            return write(field, .string(text), binding)
+        }
     }
 
     /// Adds a method of `content`, called as `content:name(...)`.
@@ -71,6 +95,11 @@ final class ContentModule: ScriptModule {
         if field == .attachments {
             return .values([.lockedCopy(LuaTable(array: binding.run.read { $0.attachments }.map(ValueConversion.lua)))])
         }
+        return read(field, binding)
+    }
+
+    /// A field's value for the script.
+    private func read(_ field: ContentField, _ binding: Binding) -> HostReturn {
         guard let value = binding.run.read({ $0.value(of: field) }) else { return .values([.nil]) }
         return .values([ValueConversion.lua(value)])
     }
@@ -91,6 +120,11 @@ final class ContentModule: ScriptModule {
             if case .string = call[1] { return .error("\(key) must be valid UTF-8") }
             return .error("\(key) must be \(field.scriptRequirement)")
         }
+        return write(field, json, binding)
+    }
+
+    /// Sets a field to a value the script gave, for the script: nothing, or why it was refused.
+    private func write(_ field: ContentField, _ json: JSONValue?, _ binding: Binding) -> HostReturn {
         switch set(field, to: json, binding) {
         case .phaseOver: return .kill(.time)
         case .written: return .none
