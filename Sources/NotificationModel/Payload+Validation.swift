@@ -86,18 +86,19 @@ enum APSValidator {
 
     /// Checks the known keys of `members` in the order of their names; a key's path
     /// (`aps.alert.title`) is written only for a message or a nested dictionary.
-    private static func check(_ members: [String: JSONValue], rules: [String: Rule], path: String) throws(PayloadError) {
+    private static func check(_ members: [String: JSONValue], rules: [String: Rule], path: @autoclosure () -> String) throws(PayloadError) {
         var known: [(key: String, rule: Rule, value: JSONValue)] = []
+        known.reserveCapacity(members.count)
         for (key, value) in members {
             if let rule = rules[key] { known.append((key, rule, value)) }
         }
         if known.count > 1 { known.sort { $0.key < $1.key } }
         for member in known {
-            try check(member.value, rule: member.rule, path: path, key: member.key)
+            try check(member.value, rule: member.rule, path: path(), key: member.key)
         }
     }
 
-    private static func check(_ value: JSONValue, rule: Rule, path parent: String, key: String) throws(PayloadError) {
+    private static func check(_ value: JSONValue, rule: Rule, path parent: @autoclosure () -> String, key: String) throws(PayloadError) {
         let valid: Bool
         switch rule {
         case .string:
@@ -118,20 +119,20 @@ enum APSValidator {
             valid = value.stringValue.flatMap(InterruptionLevel.init(rawValue:)) != nil
         case .alert:
             if case .object(let members) = value {
-                try check(members, rules: alertRules, path: "\(parent).\(key)")
+                try check(members, rules: alertRules, path: "\(parent()).\(key)")
             }
             valid = value.stringValue != nil || value.objectValue != nil
         case .sound:
             if case .object(let members) = value {
                 guard members["name"] != nil else {
-                    throw PayloadError(.invalidValue, "\(parent).\(key).name must be a string")
+                    throw PayloadError(.invalidValue, "\(parent()).\(key).name must be a string")
                 }
-                try check(members, rules: soundRules, path: "\(parent).\(key)")
+                try check(members, rules: soundRules, path: "\(parent()).\(key)")
             }
             valid = value.stringValue != nil || value.objectValue != nil
         }
         guard valid else {
-            throw PayloadError(.invalidValue, "\(parent).\(key) must be \(rule.requirement)")
+            throw PayloadError(.invalidValue, "\(parent()).\(key) must be \(rule.requirement)")
         }
     }
 }

@@ -33,10 +33,16 @@ package struct RegisteredCategories: ResultPart {
 
     /// Writes `"registeredCategories": [identifiers], "categories": [categories]`.
     package func writeMembers(into result: inout some JSONSink) {
+        // plain loops: a part is written through its protocol, where a generic sequence of
+        // the sink's would be looked up at every call
         result.key("registeredCategories")
-        result.write(strings: categories.lazy.map(\.identifier))
+        result.beginArray()
+        for category in categories { result.write(string: category.identifier) }
+        result.endArray()
         result.key("categories")
-        result.write(array: categories)
+        result.beginArray()
+        for category in categories { category.write(into: &result) }
+        result.endArray()
     }
 }
 

@@ -72,7 +72,9 @@ package struct PostRecords: ResultPart {
     /// Writes `"posts": [...]`.
     package func writeMembers(into result: inout some JSONSink) {
         result.key("posts")
-        result.write(array: records)
+        result.beginArray()
+        for record in records { record.write(into: &result) }
+        result.endArray()
     }
 }
 
