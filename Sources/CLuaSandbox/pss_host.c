@@ -317,23 +317,25 @@ static int object_newindex(lua_State *L) {
 
 static const char *const CLASSES_KEY = "pss.classes";
 
+/* Pushes `accessor` closed over the function id at `fid` and the class's slot names, text fid
+ * and text field names (the stack of pss_host_class_new). */
+static void push_accessor(lua_State *L, lua_CFunction accessor, int fid) {
+  lua_pushvalue(L, fid);
+  lua_pushvalue(L, 4);
+  lua_pushvalue(L, 6);
+  lua_pushvalue(L, 7);
+  lua_pushcclosure(L, accessor, 4);
+}
+
 /* Stack: name, index fid, newindex fid, slot-name table, slot count, text fid, text-field
  * table. Pushes the class id. */
 int pss_host_class_new(lua_State *L) {
   lua_getfield(L, LUA_REGISTRYINDEX, CLASSES_KEY);
   lua_Integer id = (lua_Integer)lua_rawlen(L, -1) + 1;
   lua_createtable(L, 0, 5);
-  lua_pushvalue(L, 2);
-  lua_pushvalue(L, 4);
-  lua_pushvalue(L, 6);
-  lua_pushvalue(L, 7);
-  lua_pushcclosure(L, object_index, 4);
+  push_accessor(L, object_index, 2);
   lua_setfield(L, -2, "__index");
-  lua_pushvalue(L, 3);
-  lua_pushvalue(L, 4);
-  lua_pushvalue(L, 6);
-  lua_pushvalue(L, 7);
-  lua_pushcclosure(L, object_newindex, 4);
+  push_accessor(L, object_newindex, 3);
   lua_setfield(L, -2, "__newindex");
   lua_pushvalue(L, 1);
   lua_setfield(L, -2, "__name");

@@ -38,6 +38,19 @@ void pss_proxy_set_loader(pss_proxy_loader loader) {
   atomic_store_explicit(&loader_fn, loader, memory_order_release);
 }
 
+/* Pushes the registry's table under `key`, made with weak keys the first time. */
+static void push_weak_keyed(lua_State *L, const char *key) {
+  if (lua_rawgetp(L, LUA_REGISTRYINDEX, key) == LUA_TTABLE) return;
+  lua_pop(L, 1);
+  lua_newtable(L);
+  lua_createtable(L, 0, 1);
+  lua_pushliteral(L, "k");
+  lua_setfield(L, -2, "__mode");
+  lua_setmetatable(L, -2);
+  lua_pushvalue(L, -1);
+  lua_rawsetp(L, LUA_REGISTRYINDEX, key);
+}
+
 /* The kind the table at `mt` (absolute) holds as a proxy's metatable, or PSS_PROXY_NONE. */
 static int kind_of(lua_State *L, int mt) {
   lua_rawgetp(L, mt, &tag_key);
@@ -296,18 +309,9 @@ static int lazy_table_len(lua_State *L) {
 
 void pss_proxy_push_lazy_metatable(lua_State *L, int from) {
   from = lua_absindex(L, from);
-  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &lazy_metatables_key) != LUA_TTABLE) {
-    lua_pop(L, 1);
-    lua_newtable(L);
-    /* weak keys: a table the template no longer holds (a value registered again under its
-     * name) takes its metatable with it once no environment uses it */
-    lua_createtable(L, 0, 1);
-    lua_pushliteral(L, "k");
-    lua_setfield(L, -2, "__mode");
-    lua_setmetatable(L, -2);
-    lua_pushvalue(L, -1);
-    lua_rawsetp(L, LUA_REGISTRYINDEX, &lazy_metatables_key);
-  }
+  /* weak keys: a table the template no longer holds (a value registered again under its
+   * name) takes its metatable with it once no environment uses it */
+  push_weak_keyed(L, &lazy_metatables_key);
   lua_pushvalue(L, from);
   if (lua_rawget(L, -2) == LUA_TTABLE) {
     lua_remove(L, -2);
@@ -427,16 +431,7 @@ static void fill_environment(lua_State *L, int idx, int mt) {
   }
   lua_pop(L, 1);
   /* what it gave stays known (pss_proxy_push_environment_given) */
-  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &given_key) != LUA_TTABLE) {
-    lua_pop(L, 1);
-    lua_newtable(L);
-    lua_createtable(L, 0, 1);
-    lua_pushliteral(L, "k");
-    lua_setfield(L, -2, "__mode");
-    lua_setmetatable(L, -2);
-    lua_pushvalue(L, -1);
-    lua_rawsetp(L, LUA_REGISTRYINDEX, &given_key);
-  }
+  push_weak_keyed(L, &given_key);
   lua_pushvalue(L, idx);
   lua_pushvalue(L, mt);
   lua_rawset(L, -3);
@@ -525,16 +520,7 @@ void pss_proxy_push_environment_given(lua_State *L, int env, int key) {
 void pss_proxy_push_environment_store(lua_State *L, int env) {
   env = lua_absindex(L, env);
   luaL_checkstack(L, 4, "environment too deep");
-  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &store_key) != LUA_TTABLE) {
-    lua_pop(L, 1);
-    lua_newtable(L);
-    lua_createtable(L, 0, 1);
-    lua_pushliteral(L, "k");
-    lua_setfield(L, -2, "__mode");
-    lua_setmetatable(L, -2);
-    lua_pushvalue(L, -1);
-    lua_rawsetp(L, LUA_REGISTRYINDEX, &store_key);
-  }
+  push_weak_keyed(L, &store_key);
   lua_pushvalue(L, env);
   if (lua_rawget(L, -2) != LUA_TTABLE) {
     lua_pop(L, 1);
