@@ -56,12 +56,9 @@ let package = Package(
     targets: [
         // Lua 5.4 (above): Debian's on Linux, built from its sources elsewhere.
         lua,
-        // OpenSSL's libcrypto, used by the script API's crypto module only.
-        .systemLibrary(
-            name: "COpenSSL",
-            pkgConfig: "libcrypto",
-            providers: [.apt(["libssl-dev"])]
-        ),
+        // OpenSSL's libcrypto for the script API's crypto module and bundle signatures, opened
+        // with dlopen on first use, not linked (Debian's libssl-dev for its headers).
+        .target(name: "CCrypto"),
         // The sandbox engine in C, the only code that raises Lua errors: the limits (allocator,
         // hook, timers), the value codec and proxies, host calls, the guarded library, states.
         .target(
@@ -100,7 +97,7 @@ let package = Package(
             dependencies: [
                 "LuaSandbox", "NotificationModel", "MediaDownloader",
                 // OpenSSL on Linux only; Apple platforms use CryptoKit (docs/apple.md).
-                .target(name: "COpenSSL", condition: .when(platforms: [.linux])),
+                .target(name: "CCrypto", condition: .when(platforms: [.linux])),
             ],
             resources: [.embedInCode("BundledModules/providers.lua")]
         ),
@@ -110,7 +107,7 @@ let package = Package(
             dependencies: [
                 "ScriptHost", "NotificationModel",
                 // Ed25519 through OpenSSL on Linux; CryptoKit elsewhere (docs/apple.md).
-                .target(name: "COpenSSL", condition: .when(platforms: [.linux])),
+                .target(name: "CCrypto", condition: .when(platforms: [.linux])),
             ]
         ),
         .target(name: "ScriptTesting", dependencies: ["ScriptHost", "NotificationModel", "LuaSandbox", "ScriptBundles", "FixtureTransports"]),

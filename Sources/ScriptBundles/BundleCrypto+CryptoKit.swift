@@ -1,4 +1,4 @@
-#if !canImport(COpenSSL) && canImport(CryptoKit)
+#if !canImport(CCrypto) && canImport(CryptoKit)
 import CryptoKit
 import Foundation
 

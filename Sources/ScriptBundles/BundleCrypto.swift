@@ -34,7 +34,7 @@ extension BundleCrypto {
 public enum PlatformCrypto {
     /// The implementation this build has.
     public static var shared: any BundleCrypto {
-        #if canImport(COpenSSL)
+        #if canImport(CCrypto)
         return OpenSSLBundleCrypto()
         #elseif canImport(CryptoKit)
         return CryptoKitBundleCrypto()

@@ -50,6 +50,26 @@ final class MarkedCrypto: ScriptCrypto, @unchecked Sendable {
         #expect(PlatformCrypto.default is OpenSSLCrypto)
     }
 
+    /// SHA-256 and HMAC-SHA-256, which are the platform's own C here (libcrypto is opened only
+    /// for the ciphers and signatures), give FIPS 180-4's and RFC 4231's digests: an empty
+    /// message, one block, the two-block 56-byte message, a million bytes; a short key and one
+    /// longer than a block.
+    @Test func sha256AndItsHMACGiveTheStandardsDigests() throws {
+        func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
+        let crypto = OpenSSLCrypto()
+        #expect(hex(try crypto.sha256([])) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        #expect(hex(try crypto.sha256(Array("abc".utf8))) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(hex(try crypto.sha256(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8)))
+            == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+        #expect(hex(try crypto.sha256([UInt8](repeating: UInt8(ascii: "a"), count: 1_000_000)))
+            == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+        #expect(hex(try crypto.hmacSHA256(key: [UInt8](repeating: 0x0b, count: 20), data: Array("Hi There".utf8)))
+            == "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7")
+        #expect(hex(try crypto.hmacSHA256(key: [UInt8](repeating: 0xaa, count: 131),
+                                          data: Array("Test Using Larger Than Block-Size Key - Hash Key First".utf8)))
+            == "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54")
+    }
+
     @Test func scriptsUseTheImplementationTheAppSupplies() async throws {
         let crypto = MarkedCrypto()
         let v = aeadVectors[2]

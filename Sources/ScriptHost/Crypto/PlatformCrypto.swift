@@ -5,7 +5,7 @@ public enum PlatformCrypto {
     /// ``HostConfiguration/crypto`` for `crypto.*` to work (and a result's `script.sha256` is
     /// then empty).
     public static let `default`: any ScriptCrypto = {
-        #if canImport(COpenSSL)
+        #if canImport(CCrypto)
         OpenSSLCrypto()
         #elseif canImport(CryptoKit)
         CryptoKitCrypto()

@@ -1,7 +1,0 @@
-#ifndef COPENSSL_SHIM_H
-#define COPENSSL_SHIM_H
-#include <openssl/evp.h>
-#include <openssl/hmac.h>
-#include <openssl/sha.h>
-#include <openssl/crypto.h>
-#endif
