@@ -49,12 +49,13 @@ final class CurlTransfer: TransferHandle, Sendable {
 
     /// The header lines sent: the request's, then `Accept-Encoding: identity` in place of any
     /// the request has, so that the body comes as sent, and for a body an empty `Expect:`, so
-    /// that curl does not wait for a `100 Continue`.
+    /// that curl does not wait for a `100 Continue`. A value of blanks only is sent as an empty
+    /// one (`Name;`): curl drops a `Name: ` line with nothing but blanks after the colon.
     static func headerLines(for request: TransferRequest) -> [String] {
         let replaced: Set<String> = request.method == "GET" ? ["accept-encoding"] : ["accept-encoding", "expect"]
         var lines = request.headers.sorted { $0.key < $1.key }
             .filter { !replaced.contains($0.key.lowercased()) }
-            .map { $0.value.isEmpty ? "\($0.key);" : "\($0.key): \($0.value)" }
+            .map { $0.value.allSatisfy { $0 == " " || $0 == "\t" } ? "\($0.key);" : "\($0.key): \($0.value)" }
         lines.append("Accept-Encoding: identity")
         if request.method != "GET" { lines.append("Expect:") }
         return lines

@@ -111,3 +111,41 @@ struct CurlTransportEdgeTests {
     }
 }
 #endif
+
+#if os(Linux)
+/// What CurlTransport puts on the wire for a post's headers.
+@Suite("CurlTransport request headers")
+struct CurlTransportRequestHeaderTests {
+    final class Received: @unchecked Sendable {
+        let lock = NSLock()
+        var head = ""
+    }
+
+    @Test("a header whose value is only blanks is sent, not dropped, and curl adds no Content-Type of its own")
+    func blankValueSent() throws {
+        let received = Received()
+        let listener = try LoopbackListener { fd, listener in
+            var bytes: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while bytes.firstRange(of: Array("\r\n\r\n".utf8)) == nil {
+                guard LoopbackListener.wait(for: fd, milliseconds: 5000) else { return }
+                let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+                if count <= 0 { return }
+                bytes += buffer[..<count]
+            }
+            received.lock.withLock { received.head = String(decoding: bytes, as: UTF8.self) }
+            _ = listener.send(Array("HTTP/1.1 200 OK\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8), on: fd)
+        }
+        defer { listener.stop() }
+        let receiver = RecordingReceiver()
+        receiver.start(TransferRequest(url: URL(string: "http://127.0.0.1:\(listener.port)/p")!, method: "POST",
+                                       headers: ["X-Blank": " ", "Content-Type": " ", "X-Empty": ""], body: Array("x=1".utf8)),
+                       on: CurlTransport())
+        #expect(receiver.waitForFinish() == "nil")
+        let head = received.lock.withLock { received.head }.lowercased()
+        #expect(head.contains("\r\nx-empty:"), "\(head)")
+        #expect(head.contains("\r\nx-blank:"), "\(head)")
+        #expect(!head.contains("application/x-www-form-urlencoded"), "\(head)")
+    }
+}
+#endif
