@@ -298,6 +298,7 @@ static int object_newindex(lua_State *L) {
     if (field >= 0) {
       size_t length;
       const char *text = lua_tolstring(L, 3, &length);
+      pss_charge(L, length / 64);  /* what encoding it as an argument charges */
       call_text_field(L, field, (const unsigned char *)text, length);
       return 0;
     }
