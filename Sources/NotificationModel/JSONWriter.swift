@@ -16,18 +16,23 @@ public struct JSONWriter: JSONSink {
     /// Whether the text is indented for people (two spaces a level).
     public let prettyPrinted: Bool
     /// The text written so far, in UTF-8.
-    public private(set) var bytes: [UInt8] = []
+    public var bytes: [UInt8] { text.array }
     /// Why the text is not JSON, when it is not: the first non-finite number written, and
     /// where it is (`cannot write inf as JSON at content.list[1].x; …`). It is written as
     /// `null` so that the text stays whole.
     public private(set) var failure: JSONError?
-    /// The arrays and objects begun and not yet ended, innermost last.
-    private var open: [Container] = []
+    /// The text, in a buffer of its own (copied before a write when a copy of the writer shares it).
+    private var text: JSONText
+    /// The innermost array or object begun and not yet ended (the top level when none is).
+    private var top = Container(kind: .topLevel)
+    /// The arrays and objects around ``top``, innermost last.
+    private var outer: [Container] = []
 
     /// An array or object being written: how many elements or members it has so far and, for
     /// an object, the key of the last (for the one error there is).
     private struct Container {
-        let isArray: Bool
+        enum Kind { case topLevel, array, object }
+        let kind: Kind
         var count = 0
         var key = ""
     }
@@ -35,7 +40,7 @@ public struct JSONWriter: JSONSink {
     /// A writer with an empty text.
     public init(prettyPrinted: Bool = false) {
         self.prettyPrinted = prettyPrinted
-        bytes.reserveCapacity(1024)
+        text = JSONText(capacity: 1024)
     }
 
     /// Writes `null`.
@@ -61,14 +66,16 @@ public struct JSONWriter: JSONSink {
         beginValue()
         guard number.isFinite else {
             if failure == nil {
-                let place = JSONPath(open.map { $0.isArray ? .index($0.count - 1) : .key($0.key) })
+                let levels = (outer + [top]).filter { $0.kind != .topLevel }
+                let place = JSONPath(levels.map { $0.kind == .array ? .index($0.count - 1) : .key($0.key) })
                 let at = place.components.isEmpty ? "" : " at \(place)"
                 failure = JSONError("cannot write \(number) as JSON\(at); JSON numbers must be finite")
             }
             append("null")
             return
         }
-        bytes.append(contentsOf: Self.text(of: number).utf8)
+        var digits = Self.text(of: number)
+        digits.withUTF8 { unique().append($0) }
     }
 
     /// Writes a string, escaped.
@@ -80,30 +87,32 @@ public struct JSONWriter: JSONSink {
     /// Begins an array.
     public mutating func beginArray() {
         beginValue()
-        bytes.append(UInt8(ascii: "["))
-        open.append(Container(isArray: true))
+        unique().append(UInt8(ascii: "["))
+        outer.append(top)
+        top = Container(kind: .array)
     }
 
     /// Ends the array begun last.
     public mutating func endArray() {
-        let array = open.removeLast()
-        if array.count > 0 { newline() }
-        bytes.append(UInt8(ascii: "]"))
+        let count = top.count
+        top = outer.removeLast()
+        if count > 0 { newline() }
+        unique().append(UInt8(ascii: "]"))
     }
 
     /// Begins an object.
     public mutating func beginObject() {
         beginValue()
-        bytes.append(UInt8(ascii: "{"))
-        open.append(Container(isArray: false))
+        unique().append(UInt8(ascii: "{"))
+        outer.append(top)
+        top = Container(kind: .object)
     }
 
     /// Writes the key of the open object's next member.
     public mutating func key(_ key: String) {
-        let last = open.count - 1
-        if open[last].count > 0 { bytes.append(UInt8(ascii: ",")) }
-        open[last].count += 1
-        open[last].key = key
+        if top.count > 0 { unique().append(UInt8(ascii: ",")) }
+        top.count += 1
+        top.key = key
         newline()
         writeString(key)
         append(prettyPrinted ? ": " : ":")
@@ -111,18 +120,19 @@ public struct JSONWriter: JSONSink {
 
     /// Ends the object begun last.
     public mutating func endObject() {
-        let object = open.removeLast()
-        if object.count > 0 { newline() }
-        bytes.append(UInt8(ascii: "}"))
+        let count = top.count
+        top = outer.removeLast()
+        if count > 0 { newline() }
+        unique().append(UInt8(ascii: "}"))
     }
 
     /// Before a value: in an array, the comma and line break before its element (an object's
     /// member had them before its key).
+    @inline(__always)
     private mutating func beginValue() {
-        let last = open.count - 1
-        guard last >= 0, open[last].isArray else { return }
-        if open[last].count > 0 { bytes.append(UInt8(ascii: ",")) }
-        open[last].count += 1
+        guard top.kind == .array else { return }
+        if top.count > 0 { unique().append(UInt8(ascii: ",")) }
+        top.count += 1
         newline()
     }
 
@@ -135,13 +145,22 @@ public struct JSONWriter: JSONSink {
         return text + ".0"
     }
 
-    private mutating func append(_ text: StaticString) {
-        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    /// The text's buffer, made this writer's own first if a copy of the writer shares it.
+    @inline(__always)
+    private mutating func unique() -> JSONText {
+        if !isKnownUniquelyReferenced(&text) { text = text.copy() }
+        return text
+    }
+
+    private mutating func append(_ literal: StaticString) {
+        let text = unique()
+        literal.withUTF8Buffer { text.append($0) }
     }
 
     /// The decimal digits of `integer`, written without making a string.
     private mutating func writeInteger(_ integer: Int64) {
-        if integer < 0 { bytes.append(UInt8(ascii: "-")) }
+        let text = unique()
+        if integer < 0 { text.append(UInt8(ascii: "-")) }
         var magnitude = integer.magnitude
         var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: room for 20 digits
         var count = 0
@@ -151,14 +170,16 @@ public struct JSONWriter: JSONSink {
                 magnitude /= 10
                 count += 1
             } while magnitude > 0
-            bytes.append(contentsOf: buffer[(24 - count)...])
+            text.append(UnsafeBufferPointer(rebasing: buffer.bindMemory(to: UInt8.self)[(24 - count)...]))
         }
     }
 
+    @inline(__always)
     private mutating func newline() {
         guard prettyPrinted else { return }
-        bytes.append(UInt8(ascii: "\n"))
-        bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: open.count * 2))
+        let text = unique()
+        text.append(UInt8(ascii: "\n"))
+        for _ in 0..<(outer.count * 2) { text.append(UInt8(ascii: " ")) }
     }
 
     /// Whether `utf8` holds a byte a JSON string escapes (below 0x20, `"` or `\`), looked for
@@ -188,30 +209,103 @@ public struct JSONWriter: JSONSink {
 
     private mutating func writeString(_ string: String) {
         var string = string
+        let text = unique()
         string.withUTF8 { utf8 in
-            bytes.append(UInt8(ascii: "\""))
             if !Self.needsEscaping(utf8) {
-                bytes.append(contentsOf: utf8)
-                bytes.append(UInt8(ascii: "\""))
+                text.appendQuoted(utf8)
                 return
             }
+            text.append(UInt8(ascii: "\""))
             for byte in utf8 {
                 switch byte {
-                case UInt8(ascii: "\""): append("\\\"")
-                case UInt8(ascii: "\\"): append("\\\\")
-                case 0x08: append("\\b")
-                case 0x09: append("\\t")
-                case 0x0A: append("\\n")
-                case 0x0C: append("\\f")
-                case 0x0D: append("\\r")
+                case UInt8(ascii: "\""): Self.append("\\\"", to: text)
+                case UInt8(ascii: "\\"): Self.append("\\\\", to: text)
+                case 0x08: Self.append("\\b", to: text)
+                case 0x09: Self.append("\\t", to: text)
+                case 0x0A: Self.append("\\n", to: text)
+                case 0x0C: Self.append("\\f", to: text)
+                case 0x0D: Self.append("\\r", to: text)
                 case 0x00..<0x20:
-                    let hex = String(byte, radix: 16)
-                    bytes.append(contentsOf: ("\\u00" + (hex.count == 1 ? "0" + hex : hex)).utf8)
+                    let hex = Array("0123456789abcdef".utf8)
+                    Self.append("\\u00", to: text)
+                    text.append(hex[Int(byte >> 4)])
+                    text.append(hex[Int(byte & 0x0F)])
                 default:
-                    bytes.append(byte)
+                    text.append(byte)
                 }
             }
-            bytes.append(UInt8(ascii: "\""))
+            text.append(UInt8(ascii: "\""))
         }
+    }
+
+    private static func append(_ literal: StaticString, to text: JSONText) {
+        literal.withUTF8Buffer { text.append($0) }
+    }
+}
+
+/// The bytes a ``JSONWriter`` has written: a growing buffer written to directly, so that a
+/// string costs one copy and a bracket one store.
+final class JSONText {
+    private var base: UnsafeMutablePointer<UInt8>
+    private var count = 0
+    private var capacity: Int
+
+    init(capacity: Int) {
+        self.capacity = max(16, capacity)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    deinit { base.deallocate() }
+
+    /// The bytes, copied out.
+    var array: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
+
+    /// A buffer of its own with the same bytes.
+    func copy() -> JSONText {
+        let copy = JSONText(capacity: capacity)
+        copy.base.update(from: base, count: count)
+        copy.count = count
+        return copy
+    }
+
+    /// Room for `more` bytes past the end.
+    @inline(__always)
+    private func reserve(_ more: Int) {
+        if count + more > capacity { grow(count + more) }
+    }
+
+    private func grow(_ needed: Int) {
+        var newCapacity = capacity * 2
+        while newCapacity < needed { newCapacity *= 2 }
+        let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        newBase.update(from: base, count: count)
+        base.deallocate()
+        base = newBase
+        capacity = newCapacity
+    }
+
+    @inline(__always)
+    func append(_ byte: UInt8) {
+        reserve(1)
+        base[count] = byte
+        count += 1
+    }
+
+    @inline(__always)
+    func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress else { return }
+        reserve(bytes.count)
+        (base + count).update(from: source, count: bytes.count)
+        count += bytes.count
+    }
+
+    /// `bytes` between quotes (bytes that need no escaping).
+    @inline(__always)
+    func appendQuoted(_ bytes: UnsafeBufferPointer<UInt8>) {
+        reserve(bytes.count + 2)
+        base[count] = UInt8(ascii: "\"")
+        if let source = bytes.baseAddress { (base + count + 1).update(from: source, count: bytes.count) }
+        count += bytes.count + 2
+        base[count - 1] = UInt8(ascii: "\"")
     }
 }
