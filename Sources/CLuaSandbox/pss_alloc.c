@@ -18,7 +18,14 @@
  * - when the budget left does not cover that, it trips the CPU limit and refuses the block:
  *   Lua raises with the table as it was, and the kill follows.
  * Reading a hash part uses the layout of Lua 5.4's Node, which pss_alloc_probe checks on a
- * table it makes; where it does not match, the worst case decides. */
+ * table it makes; where it does not match, the worst case decides.
+ *
+ * Small blocks (up to PSS_SMALL_CLASSES * PSS_SMALL_STEP bytes, most of what a script makes)
+ * come in size classes, and a block Lua frees is kept on its state's list for the class and
+ * given out again, up to PSS_SMALL_CACHE_BYTES a state: a state runs on one thread at a time,
+ * so this takes no lock, and a state served by another thread than last time does not free
+ * into, or take from, the C library's other arenas. What the memory limit counts is what Lua
+ * asked for, as before. */
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
@@ -41,6 +48,51 @@ _Static_assert(sizeof(void *) == 8 && sizeof(lua_Integer) == 8 && sizeof(lua_Num
 /* Lua 5.4's type tags with their variant bits (lobject.h): an integer, a float. */
 #define PSS_TAG_INT (LUA_TNUMBER | (0 << 4))
 #define PSS_TAG_FLT (LUA_TNUMBER | (1 << 4))
+
+/* The most bytes of freed small blocks a state keeps for reuse; past that they are freed. */
+#define PSS_SMALL_CACHE_BYTES ((size_t)256 * 1024)
+
+/* The class of a block of `size` bytes (1 to PSS_SMALL_CLASSES * PSS_SMALL_STEP), and the
+ * bytes a block of class `c` has. */
+static inline size_t small_class(size_t size) { return (size - 1) / PSS_SMALL_STEP; }
+static inline size_t class_bytes(size_t c) { return (c + 1) * PSS_SMALL_STEP; }
+static inline int is_small(size_t size) { return size != 0 && size <= PSS_SMALL_CLASSES * PSS_SMALL_STEP; }
+
+/* A block for `size` small bytes: one the state freed, or a new one of its class's size. */
+static void *small_take(pss_context *ctx, size_t size) {
+  size_t c = small_class(size);
+  void *block = ctx->small_free[c];
+  if (block != NULL) {
+    ctx->small_free[c] = *(void **)block;
+    ctx->small_cached -= class_bytes(c);
+    return block;
+  }
+  return malloc(class_bytes(c));
+}
+
+/* Gives back a small block of `size` bytes (what Lua asked for it). */
+static void small_give(pss_context *ctx, void *block, size_t size) {
+  size_t c = small_class(size);
+  if (ctx->small_cached + class_bytes(c) > PSS_SMALL_CACHE_BYTES) {
+    free(block);
+    return;
+  }
+  *(void **)block = ctx->small_free[c];
+  ctx->small_free[c] = block;
+  ctx->small_cached += class_bytes(c);
+}
+
+/* Moves a block of `osize` bytes to one of `nsize`, where one of them or both are small. NULL
+ * (the old block kept) when no memory is left. */
+static void *small_move(pss_context *ctx, void *ptr, size_t osize, size_t nsize) {
+  if (is_small(osize) && is_small(nsize) && small_class(osize) == small_class(nsize)) return ptr;
+  void *block = is_small(nsize) ? small_take(ctx, nsize) : malloc(nsize);
+  if (block == NULL) return NULL;
+  memcpy(block, ptr, osize < nsize ? osize : nsize);
+  if (is_small(osize)) small_give(ctx, ptr, osize);
+  else free(ptr);
+  return block;
+}
 
 /* Hash parts smaller than this are not looked at: at the worst their keys take 2.6 ms (at
  * PSS_CHAIN_STEP_PS a step). */
@@ -107,6 +159,14 @@ static void drop_part(pss_context *ctx, void *block) {
 }
 
 void pss_alloc_forget(pss_context *ctx) {
+  for (size_t c = 0; c < PSS_SMALL_CLASSES; c++) {
+    while (ctx->small_free[c] != NULL) {
+      void *block = ctx->small_free[c];
+      ctx->small_free[c] = *(void **)block;
+      free(block);
+    }
+  }
+  ctx->small_cached = 0;
   if (ctx->hash_parts == NULL) return;
   free(ctx->hash_parts->items);
   free(ctx->hash_parts);
@@ -315,7 +375,8 @@ void *pss_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
 #endif
     if (osize >= PSS_REHASH_MIN_NODES * PSS_LUA_NODE_BYTES && hash_part_nodes(osize))
       drop_part(ctx, ptr);
-    free(ptr);
+    if (is_small(osize)) small_give(ctx, ptr, osize);
+    else free(ptr);
     ctx->used -= osize;
     return NULL;
   }
@@ -329,7 +390,10 @@ void *pss_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
   }
   if (ptr != NULL && osize >= PSS_REHASH_MIN_NODES * PSS_LUA_NODE_BYTES && hash_part_nodes(osize))
     drop_part(ctx, ptr);  /* a block taken for a hash part (none is ever resized) */
-  void *block = realloc(ptr, nsize);
+  void *block;
+  if (ptr == NULL) block = is_small(nsize) ? small_take(ctx, nsize) : malloc(nsize);
+  else if (is_small(osize) || is_small(nsize)) block = small_move(ctx, ptr, osize, nsize);
+  else block = realloc(ptr, nsize);
   if (block == NULL) return NULL;
   if (part_nodes) keep_part(ctx, block, part_nodes);
   if (probing == 2) {

@@ -18,7 +18,8 @@ void pss_alloc_probe(lua_State *L);
  * growth is judged by the keys it can read, else by the worst case. */
 int pss_alloc_reads_hash_parts(void);
 
-/* Lets go of what the allocator keeps of the state's hash parts (the state is closed). */
+/* Lets go of what the allocator keeps of the state (its hash parts, its freed small blocks):
+ * the state is closed. */
 void pss_alloc_forget(pss_context *ctx);
 
 /* Refuses an allocation that would pass the memory limit: trips `memory` and raises the

@@ -17,6 +17,11 @@
 /* The hash parts the allocator made (pss_alloc.c). */
 typedef struct pss_hash_parts pss_hash_parts;
 
+/* The size classes of the small blocks a state keeps when Lua frees them (pss_alloc.c):
+ * blocks of up to PSS_SMALL_CLASSES * PSS_SMALL_STEP bytes, in steps of PSS_SMALL_STEP. */
+#define PSS_SMALL_STEP 16
+#define PSS_SMALL_CLASSES 32
+
 /* Everything the shims keep per lua_State. The main thread's extra space points at it, and
  * every coroutine inherits that pointer. It is also the allocator's user data. */
 struct pss_context {
@@ -25,6 +30,10 @@ struct pss_context {
   size_t used, limit, peak;
   /* the large hash parts the allocator made, for the CPU limit's look at a table's growth */
   pss_hash_parts *hash_parts;
+  /* small blocks Lua freed, per size class, each holding the next (pss_alloc.c), and their
+   * bytes together */
+  void *small_free[PSS_SMALL_CLASSES];
+  size_t small_cached;
   /* CPU budget, in nanoseconds of the running thread's CPU clock; 0 = none */
   int64_t cpu_start_ns, cpu_budget_ns;
   /* wall-clock deadline on CLOCK_MONOTONIC, in nanoseconds; 0 = none */
