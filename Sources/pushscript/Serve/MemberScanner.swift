@@ -1,12 +1,18 @@
-/// Walks JSON text without building values: enough to find where a member ends.
+/// Walks JSON text without building values: enough to find where a member ends. It reads the
+/// bytes in place (the caller keeps them alive), one comparison a byte.
 struct MemberScanner {
-    let bytes: [UInt8]
+    let bytes: UnsafeBufferPointer<UInt8>
     var index = 0
 
     var position: Int? { index < bytes.count ? index : nil }
 
+    @inline(__always)
+    private static func isSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+    }
+
     mutating func skipSpace() -> Bool {
-        while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
+        while index < bytes.count, Self.isSpace(bytes[index]) { index += 1 }
         return index < bytes.count
     }
 
@@ -20,13 +26,12 @@ struct MemberScanner {
     mutating func skipString() -> Bool {
         guard take(UInt8(ascii: "\"")) else { return false }
         while index < bytes.count {
-            switch bytes[index] {
-            case UInt8(ascii: "\\"): index += 2
-            case UInt8(ascii: "\""):
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
                 index += 1
                 return true
-            default: index += 1
             }
+            index += byte == UInt8(ascii: "\\") ? 2 : 1
         }
         return false
     }
@@ -58,7 +63,9 @@ struct MemberScanner {
             return false
         default:
             // A number, true, false or null: up to the next delimiter, which must be there.
-            while index < bytes.count, ![UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) {
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte == UInt8(ascii: ",") || byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") || Self.isSpace(byte) { break }
                 index += 1
             }
             return index < bytes.count

@@ -33,37 +33,38 @@ struct ServeLoop: Sendable {
     }
 
     private func lane() async {
+        let counts = metrics.lane()
         while true {
             // Answers ready are written before the lane waits.
             switch await intake.take(beforeWaiting: output.flush) {
             case .end:
                 return
             case .answer(let index, let line, let bytes, let tag):
-                answerInvalid(index, line, cost: bytes, tag: tag)
+                answerInvalid(index, line, cost: bytes, tag: tag, counts)
             case .unreadable(let accepted):
-                await serve(accepted)
+                await serve(accepted, counts)
             case .serve(let first):
                 var next: AcceptedRequest? = first
                 while let request = next {
-                    await serve(request)
+                    await serve(request, counts)
                     next = queues.next(of: request.app)
                 }
             }
         }
     }
 
-    private func answerInvalid(_ index: Int, _ line: [UInt8], cost: Int, tag: [UInt8]) {
-        metrics.recordInvalid()
+    private func answerInvalid(_ index: Int, _ line: [UInt8], cost: Int, tag: [UInt8], _ counts: ServeMetrics.Lane) {
+        counts.recordInvalid()
         log?.invalid(answer: line)
         output.put(index, tag.isEmpty ? line : tag + line, cost: cost)
     }
 
-    private func serve(_ accepted: AcceptedRequest) async {
+    private func serve(_ accepted: AcceptedRequest, _ counts: ServeMetrics.Lane) async {
         let id: JSONValue
         let notification: NotificationRequest
         switch ServeLine.parse(accepted.line, defaultApp: defaultApp, defaultExpiry: defaultExpiry) {
         case .invalid(let invalidID, let message):
-            return answerInvalid(accepted.index, ServeLine.errorLine(id: invalidID, message: message), cost: accepted.bytes, tag: accepted.tag)
+            return answerInvalid(accepted.index, ServeLine.errorLine(id: invalidID, message: message), cost: accepted.bytes, tag: accepted.tag, counts)
         case .request(let requestID, let parsed):
             (id, notification) = (requestID, parsed)
         }
@@ -73,7 +74,7 @@ struct ServeLoop: Sendable {
         output.put(request.index, accepted.tag.isEmpty ? answer.line : accepted.tag + answer.line, cost: request.bytes)
         let elapsed = ContinuousClock.now - started
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        metrics.record(app: request.app, outcome: answer.outcome, reason: answer.reason?.kind.rawValue, script: answer.script, seconds: seconds)
+        counts.record(app: request.app, outcome: answer.outcome, reason: answer.reason?.kind.rawValue, script: answer.script, seconds: seconds)
         log?.answered(id: id, app: request.app, outcome: answer.outcome, reason: answer.reason, milliseconds: seconds * 1000)
     }
 }

@@ -21,12 +21,13 @@ final class ServeMetrics: Sendable {
     /// The histogram's upper bounds, in seconds.
     static let buckets: [Double] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30]
 
-    private struct DeliveryKey: Hashable {
+    fileprivate struct DeliveryKey: Hashable {
         let app: String
         let outcome: String
     }
 
-    private struct State {
+    /// The counts, added up.
+    fileprivate struct Tally {
         var deliveries: [DeliveryKey: Int] = [:]
         var fallbacks: [String: Int] = [:]
         var invalid = 0
@@ -34,25 +35,57 @@ final class ServeMetrics: Sendable {
         var count = 0
         var sum = 0.0
         var scripts: [String: ScriptIdentity] = [:]
-    }
 
-    private let state = Mutex(State())
+        mutating func record(app: String, outcome: String, reason: String?, script: ScriptIdentity?, seconds: Double) {
+            deliveries[DeliveryKey(app: app, outcome: outcome), default: 0] += 1
+            if let reason { fallbacks[reason, default: 0] += 1 }
+            if let bucket = ServeMetrics.buckets.firstIndex(where: { seconds <= $0 }) { bucketCounts[bucket] += 1 }
+            count += 1
+            sum += seconds
+            if let script, scripts[app] != script { scripts[app] = script }
+        }
 
-    /// Counts an answer delivered for `app`.
-    func record(app: String, outcome: String, reason: String?, script: ScriptIdentity?, seconds: Double) {
-        state.withLock { s in
-            s.deliveries[DeliveryKey(app: app, outcome: outcome), default: 0] += 1
-            if let reason { s.fallbacks[reason, default: 0] += 1 }
-            if let bucket = Self.buckets.firstIndex(where: { seconds <= $0 }) { s.bucketCounts[bucket] += 1 }
-            s.count += 1
-            s.sum += seconds
-            if let script { s.scripts[app] = script }
+        mutating func add(_ other: Tally) {
+            for (key, n) in other.deliveries { deliveries[key, default: 0] += n }
+            for (key, n) in other.fallbacks { fallbacks[key, default: 0] += n }
+            invalid += other.invalid
+            for index in bucketCounts.indices { bucketCounts[index] += other.bucketCounts[index] }
+            count += other.count
+            sum += other.sum
+            scripts.merge(other.scripts) { _, new in new }
         }
     }
 
-    /// Counts a line answered with an error.
-    func recordInvalid() {
-        state.withLock { $0.invalid += 1 }
+    /// The counts of one lane: its own lock, which only the metrics file's writer shares, so
+    /// that an answer waits on no other lane and its counters stay in the lane's cache.
+    final class Lane: Sendable {
+        fileprivate let state = Mutex(Tally())
+
+        /// Counts an answer delivered for `app`.
+        func record(app: String, outcome: String, reason: String?, script: ScriptIdentity?, seconds: Double) {
+            state.withLock { $0.record(app: app, outcome: outcome, reason: reason, script: script, seconds: seconds) }
+        }
+
+        /// Counts a line answered with an error.
+        func recordInvalid() {
+            state.withLock { $0.invalid += 1 }
+        }
+    }
+
+    private let lanes = Mutex<[Lane]>([])
+
+    /// The counts of a new lane, added to every reading of the metrics.
+    func lane() -> Lane {
+        let lane = Lane()
+        lanes.withLock { $0.append(lane) }
+        return lane
+    }
+
+    /// Every lane's counts, added up.
+    private var total: Tally {
+        var total = Tally()
+        for lane in lanes.withLock({ $0 }) { total.add(lane.state.withLock { $0 }) }
+        return total
     }
 
     /// The gauges read at the time of writing.
@@ -64,7 +97,7 @@ final class ServeMetrics: Sendable {
 
     /// The text format of every counter and gauge.
     func render(_ gauges: Gauges) -> String {
-        let s = state.withLock { $0 }
+        let s = total
         var out = ""
         func header(_ name: String, _ type: String, _ help: String) {
             out += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n"
