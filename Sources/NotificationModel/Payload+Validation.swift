@@ -81,7 +81,34 @@ enum APSValidator {
         guard case .object(let members) = aps else {
             throw PayloadError(.missingAPS, "aps must be a dictionary")
         }
+        // Most payloads are valid: a pass in any order says so; only a payload with a problem
+        // is walked in key order, so that the problem named is always the same one.
+        if passes(members, rules: apsRules) { return }
         try check(members, rules: apsRules, path: "aps")
+    }
+
+    /// Whether every member with a rule keeps it (nested alert and sound dictionaries too).
+    private static func passes(_ members: [String: JSONValue], rules: [String: Rule]) -> Bool {
+        for (key, value) in members {
+            guard let rule = rules[key] else { continue }
+            switch rule {
+            case .alert:
+                if case .object(let nested) = value {
+                    guard passes(nested, rules: alertRules) else { return false }
+                } else if value.stringValue == nil {
+                    return false
+                }
+            case .sound:
+                if case .object(let nested) = value {
+                    guard nested["name"] != nil, passes(nested, rules: soundRules) else { return false }
+                } else if value.stringValue == nil {
+                    return false
+                }
+            default:
+                guard (try? check(value, rule: rule, path: "", key: key)) != nil else { return false }
+            }
+        }
+        return true
     }
 
     /// Checks the known keys of `members` in the order of their names; a key's path

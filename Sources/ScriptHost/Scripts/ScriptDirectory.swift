@@ -106,11 +106,11 @@ public final class ScriptDirectory: Sendable {
         case .file(let stamp):
             observed = stamp
         }
-        let name = app + ".lua"
         return state.withLock { s -> Step in
             if let observed, let entry = s.entries[app], entry.stamp == observed, entry.settled {
                 return .ready(entry.lookup)
             }
+            let name = app + ".lua"
             if let pending = s.entries[app]?.pending, pending.stamp == observed {
                 return .wait(pending.task, name)
             }

@@ -16,8 +16,13 @@ enum ServeLine {
     /// Not a valid request: the id to answer under (null when unreadable) and why.
     case invalid(id: JSONValue, message: String)
 
-    /// The keys a request may have.
-    static let keys: Set<String> = ["id", "app", "payload", "locales", "expireMs", "identifier"]
+    /// Whether `key` is one a request may have (told without hashing it).
+    private static func isRequestKey(_ key: String) -> Bool {
+        switch key {
+        case "id", "app", "payload", "locales", "expireMs", "identifier": true
+        default: false
+        }
+    }
 
     /// Reads a line. `defaultApp` (`--app`) is used when the request names no app, and
     /// `defaultExpiry` (`--expire-ms`) when it gives no `expireMs`.
@@ -36,7 +41,7 @@ enum ServeLine {
             return .invalid(id: .null, message: "a request must be a JSON object with id, app and payload, not \(article(value.kindName))")
         }
         let id = object["id"] ?? .null
-        if let unknown = object.keys.filter({ !keys.contains($0) }).sorted().first {
+        if object.keys.contains(where: { !isRequestKey($0) }), let unknown = object.keys.filter({ !isRequestKey($0) }).sorted().first {
             return .invalid(id: id, message: "unknown key '\(unknown)'; a request has id, app, payload, locales, expireMs and identifier")
         }
         let app: String
