@@ -26,6 +26,21 @@ extension JSONScan {
         index &+= 1
         let start = index
         var high: UInt8 = 0  // the bits of the raw bytes: 0x80 set when some are not ASCII
+        // Eight bytes at a time while none is a quote, a backslash or a control character.
+        if let base = bytes.baseAddress {
+            let raw = UnsafeRawPointer(base)
+            let ones: UInt64 = 0x0101_0101_0101_0101
+            let highs: UInt64 = 0x8080_8080_8080_8080
+            while index &+ 8 <= bytes.count {
+                let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                let below = (word &- ones &* 0x20) & ~word
+                let quote = word ^ (ones &* 0x22), slash = word ^ (ones &* 0x5C)
+                let equal = ((quote &- ones) & ~quote) | ((slash &- ones) & ~slash)
+                if (below | equal) & highs != 0 { break }
+                if word & highs != 0 { high = 0x80 }
+                index &+= 8
+            }
+        }
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {

@@ -185,26 +185,33 @@ public struct JSONWriter: JSONSink {
     /// Whether `utf8` holds a byte a JSON string escapes (below 0x20, `"` or `\`), looked for
     /// eight bytes at a time: most strings hold none and are copied whole.
     private static func needsEscaping(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let base = utf8.baseAddress else { return false }
+        guard let base = utf8.baseAddress, utf8.count > 0 else { return false }
         let raw = UnsafeRawPointer(base)
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
+        if utf8.count < 8 {
+            // the bytes in a word of spaces, which need no escaping
+            var word: UInt64 = 0x2020_2020_2020_2020
+            withUnsafeMutableBytes(of: &word) { $0.baseAddress!.copyMemory(from: raw, byteCount: utf8.count) }
+            return hasEscapedByte(word)
+        }
         var index = 0
         while index + 8 <= utf8.count {
-            let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-            // a byte below 0x20, or one that is zero after the xor with '"' or with '\'
-            let below = (word &- ones &* 0x20) & ~word
-            let quote = word ^ (ones &* 0x22), slash = word ^ (ones &* 0x5C)
-            let equal = ((quote &- ones) & ~quote) | ((slash &- ones) & ~slash)
-            if (below | equal) & highs != 0 { return true }
+            if hasEscapedByte(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) { return true }
             index += 8
         }
-        while index < utf8.count {
-            let byte = base[index]
-            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return true }
-            index += 1
-        }
-        return false
+        // the last eight bytes, overlapping those already looked at
+        return index < utf8.count && hasEscapedByte(raw.loadUnaligned(fromByteOffset: utf8.count - 8, as: UInt64.self))
+    }
+
+    /// Whether one of the eight bytes of `word` is below 0x20, `"` or `\`.
+    @inline(__always)
+    private static func hasEscapedByte(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        // a byte below 0x20, or one that is zero after the xor with '"' or with '\'
+        let below = (word &- ones &* 0x20) & ~word
+        let quote = word ^ (ones &* 0x22), slash = word ^ (ones &* 0x5C)
+        let equal = ((quote &- ones) & ~quote) | ((slash &- ones) & ~slash)
+        return (below | equal) & highs != 0
     }
 
     private mutating func writeString(_ string: String) {

@@ -63,6 +63,20 @@ import Testing
         #expect(try asReady.lines.map { try parseJSON($0)["id"] as? Int }.last == 1, "the slow answer is written last")
     }
 
+    @Test func aRequestWithEscapedQuotesAndBackslashesBeforeItsAppIsAnsweredByThatApp() async throws {
+        let scratch = try TemporaryFolder()
+        try scratch.write("scripts/com.example.news.lua", ServeTests.title("news"))
+        try scratch.write("scripts/com.example.other.lua", ServeTests.title("other"))
+        // Strings before "app" that end in backslashes or hold escaped quotes and brackets.
+        let tricky = #"{"id": 1, "payload": {"aps": {}, "a": "x\\", "b": "}}", "c": "q\"}\"", "d": "\\\\\"[", "e": ["\\"]}, "app": "com.example.other"}"#
+        let plain = #"{"id": 2, "payload": {"aps": {}}, "app": "com.example.news"}"#
+        let result = try await CLI.run(["serve", "--scripts", scratch.path("scripts"), "--ordered"], stdin: tricky + "\n" + plain + "\n")
+        let answers = try result.lines.map(parseJSON)
+        #expect(answers.count == 2)
+        #expect((answers.first?["content"] as? [String: Any])?["title"] as? String == "other", "\(answers)")
+        #expect((answers.last?["content"] as? [String: Any])?["title"] as? String == "news")
+    }
+
     @Test func aLineOverTheCapIsAnsweredWithoutBeingReadWhole() async throws {
         let scratch = try TemporaryFolder()
         try scratch.write("scripts/com.example.news.lua", ServeTests.title("served"))

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Walks JSON text without building values: enough to find where a member ends. It reads the
 /// bytes in place (the caller keeps them alive), one comparison a byte.
 struct MemberScanner {
@@ -24,15 +30,18 @@ struct MemberScanner {
 
     /// Past a string that starts here; false when it does not end within the bytes.
     mutating func skipString() -> Bool {
-        guard take(UInt8(ascii: "\"")) else { return false }
+        guard take(UInt8(ascii: "\"")), let base = bytes.baseAddress else { return false }
+        let start = index
         while index < bytes.count {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "\"") {
-                index += 1
-                return true
-            }
-            index += byte == UInt8(ascii: "\\") ? 2 : 1
+            // the next quote; it ends the string unless an odd number of backslashes comes before it
+            guard let found = memchr(base + index, Int32(UInt8(ascii: "\"")), bytes.count - index) else { break }
+            let quote = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+            var backslashes = 0
+            while quote - backslashes - 1 >= start, bytes[quote - backslashes - 1] == UInt8(ascii: "\\") { backslashes += 1 }
+            index = quote + 1
+            if backslashes % 2 == 0 { return true }
         }
+        index = bytes.count
         return false
     }
 
