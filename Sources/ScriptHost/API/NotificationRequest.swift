@@ -63,13 +63,13 @@ public struct NotificationRequest: Sendable {
     /// The hosts the request may reach over plain `http`: the host's and ``allowHTTPHosts``,
     /// within ``httpHostsBound``.
     func httpHosts(host: Set<String>) -> Set<String> {
-        Self.bounded(host.union(allowHTTPHosts), by: httpHostsBound)
+        Self.bounded(allowHTTPHosts.isEmpty ? host : host.union(allowHTTPHosts), by: httpHostsBound)
     }
 
     /// The hosts `http.post` may post to: the host's and ``allowPostHosts``, within
     /// ``postHostsBound``.
     func postHosts(host: Set<String>) -> Set<String> {
-        Self.bounded(host.union(allowPostHosts), by: postHostsBound)
+        Self.bounded(allowPostHosts.isEmpty ? host : host.union(allowPostHosts), by: postHostsBound)
     }
 
     private static func bounded(_ hosts: Set<String>, by bound: Set<String>?) -> Set<String> {

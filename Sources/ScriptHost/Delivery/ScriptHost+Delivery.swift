@@ -128,21 +128,22 @@ extension ScriptHost {
     }
 
     func makeRun(_ request: NotificationRequest, answers: RequestAnswers? = nil) -> RequestRun {
-        let configuration = self.configuration
+        // Each field is read where it is kept: a copy of the whole configuration would retain
+        // every one of its shared buffers, on every request, from every thread.
         var content = NotificationContent(payload: request.payload)
-        let strings = request.strings ?? configuration.strings
+        let strings = request.strings ?? services.configuration.strings
         if !strings.isEmpty { content.applyLocalizedAlert(strings: strings) }
         let identifier = request.identifier ?? RequestIdentifier.make()
         let run = RequestRun(
             identifier: identifier, app: request.resolvedApp,
-            locales: request.locales ?? configuration.locales,
-            limits: request.limits ?? configuration.limits, content: content,
-            keys: configuration.keys.merging(request.keys) { $1 },
+            locales: request.locales ?? services.configuration.locales,
+            limits: request.limits ?? services.configuration.limits, content: content,
+            keys: request.keys.isEmpty ? services.configuration.keys : services.configuration.keys.merging(request.keys) { $1 },
             answers: answers,
-            attachmentRoot: configuration.attachmentDirectory,
-            allowHTTPHosts: request.httpHosts(host: configuration.allowHTTPHosts),
-            allowPostHosts: request.postHosts(host: configuration.allowPostHosts),
-            mediaDirectory: request.mediaDirectory ?? configuration.mediaDirectory,
+            attachmentRoot: services.configuration.attachmentDirectory,
+            allowHTTPHosts: request.httpHosts(host: services.configuration.allowHTTPHosts),
+            allowPostHosts: request.postHosts(host: services.configuration.allowPostHosts),
+            mediaDirectory: request.mediaDirectory ?? services.configuration.mediaDirectory,
             expiry: request.expiry)
         for warning in request.payload.warnings { run.log(.warn, warning, host: true) }
         return run
