@@ -150,7 +150,7 @@ enum ServeCommand: Command {
             return await runWorker(a, backend: backend, log: log, lanes: lanes, window: window, stop: stopWorker)
         }
 
-        let queues = AppQueues()
+        let queues = AppQueues(lanes: lanes)
         let intake = ServeIntake(
             source: LineSource(maximumLineBytes: lineCap), queues: queues, defaultApp: a.value(HostOptions.app),
             maximumLineBytes: lineCap, maximumLines: window, maximumBytes: readAheadBytes)
@@ -220,7 +220,7 @@ enum ServeCommand: Command {
     ) async -> ExitStatus {
         for number in ServeSignals.stopping { signal(number, SIG_IGN) }
         signal(SIGPIPE, SIG_IGN)
-        let queues = AppQueues()
+        let queues = AppQueues(lanes: lanes)
         let cap = (try? a.positive(maxLineBytes)) ?? maxLineBytes.defaultValue
         let intake = ServeIntake(
             source: LineSource(maximumLineBytes: cap), queues: queues, defaultApp: a.value(HostOptions.app),

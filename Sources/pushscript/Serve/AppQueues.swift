@@ -23,10 +23,33 @@ struct AcceptedRequest: Sendable {
 /// The lane that reads a request of an app no lane serves serves it itself, then that app's
 /// requests that were read meanwhile, until none is left; a request of an app a lane serves is
 /// queued for that lane. The table holds only apps with a request in flight.
+///
+/// An app keeps to the lane that served it last while that lane is busy with a request that
+/// began just now: the reading lane leaves it for that lane (its Lua state is warm in that
+/// core's cache) and reads on. Such a request is taken back by the lane that reads when it
+/// has left two in a row, or has nothing else to do, so that no request waits behind another
+/// app's: at the most it waits for a request that began under ``affinityWindow`` ago.
 final class AppQueues: Sendable {
+    /// How recently the last lane's request must have begun for an app to wait for that lane.
+    static let affinityWindow: Duration = .milliseconds(1)
+    /// The most apps whose last lane is remembered.
+    static let rememberedApps = 16_384
+
+    /// What became of a request handed over.
+    enum Claim: Equatable {
+        /// The caller serves it now.
+        case serve
+        /// It waits for the lane that serves its app.
+        case queued
+        /// It waits for the lane that served its app last, which is busy (see ``steal(lane:)``).
+        case left
+    }
+
     private struct Queue {
         var items: [AcceptedRequest] = []
         var head = 0
+        /// The lane it waits for while no lane serves it.
+        var leftFor: Int?
 
         mutating func take() -> AcceptedRequest? {
             guard head < items.count else { return nil }
@@ -41,28 +64,87 @@ final class AppQueues: Sendable {
         }
     }
 
-    private let queues = Mutex<[String: Queue]>([:])
+    private struct State {
+        var queues: [String: Queue] = [:]
+        /// The lane that served each app last.
+        var lastLane: [String: Int] = [:]
+        /// When each lane's request in service began; nil while the lane serves none.
+        var busySince: [ContinuousClock.Instant?]
+        /// Apps left for a lane, oldest first, and when.
+        var left: [(app: String, at: ContinuousClock.Instant)] = []
+    }
 
-    /// Hands `request` over: true when the caller is to serve it now (no lane serves its app),
-    /// false when it waits for the lane that does.
-    func claim(_ request: AcceptedRequest) -> Bool {
-        queues.withLock { queues in
-            if queues[request.app] != nil {
-                queues[request.app]!.items.append(request)
-                return false
+    private let state: Mutex<State>
+    /// How many apps are left for a lane (read without the lock: most reads find none).
+    private let leftCount = Atomic<Int>(0)
+
+    /// Queues for `lanes` lanes, numbered from 0.
+    init(lanes: Int) {
+        state = Mutex(State(busySince: Array(repeating: nil, count: max(1, lanes))))
+    }
+
+    /// Hands over `request`, read by `lane`: to serve now, queued for the lane that serves its
+    /// app, or left for the lane that served it last.
+    func claim(_ request: AcceptedRequest, lane: Int) -> Claim {
+        state.withLock { s in
+            if s.queues[request.app] != nil {
+                s.queues[request.app]!.items.append(request)
+                return .queued
             }
-            queues[request.app] = Queue()
-            return true
+            if let last = s.lastLane[request.app], last != lane, let since = s.busySince[last],
+                ContinuousClock.now - since < Self.affinityWindow
+            {
+                s.queues[request.app] = Queue(items: [request], leftFor: last)
+                s.left.append((request.app, .now))
+                leftCount.store(s.left.count, ordering: .relaxed)
+                return .left
+            }
+            s.queues[request.app] = Queue()
+            serving(request.app, on: lane, &s)
+            return .serve
         }
     }
 
-    /// The next request of `app` for the lane that serves it, or nil: the app is then no
-    /// longer served, and its next request goes to whichever lane reads it.
-    func next(of app: String) -> AcceptedRequest? {
-        queues.withLock { queues in
-            if let item = queues[app]?.take() { return item }
-            queues[app] = nil
+    /// The next request for `lane`, which has served one of `app`'s: the app's next, else
+    /// the first of an app left for this lane, else nil (the lane then serves no app, and an
+    /// app's next request goes to whichever lane reads it).
+    func next(of app: String, lane: Int) -> AcceptedRequest? {
+        state.withLock { s in
+            if let item = s.queues[app]?.take() {
+                s.busySince[lane] = .now
+                return item
+            }
+            s.queues[app] = nil
+            if let index = s.left.firstIndex(where: { s.queues[$0.app]?.leftFor == lane }) {
+                return takeLeft(at: index, lane: lane, &s)
+            }
+            s.busySince[lane] = nil
             return nil
         }
+    }
+
+    /// The first request of the app left longest, for `lane` to serve now: any such app, or
+    /// only one left for longer than ``affinityWindow`` when `overdueOnly`; nil when there is none.
+    func steal(lane: Int, overdueOnly: Bool = false) -> AcceptedRequest? {
+        guard leftCount.load(ordering: .relaxed) > 0 else { return nil }
+        return state.withLock { s in
+            guard let oldest = s.left.first, !overdueOnly || ContinuousClock.now - oldest.at >= Self.affinityWindow else { return nil }
+            return takeLeft(at: 0, lane: lane, &s)
+        }
+    }
+
+    private func takeLeft(at index: Int, lane: Int, _ s: inout State) -> AcceptedRequest? {
+        let app = s.left.remove(at: index).app
+        leftCount.store(s.left.count, ordering: .relaxed)
+        guard s.queues[app] != nil else { return nil }
+        s.queues[app]!.leftFor = nil
+        serving(app, on: lane, &s)
+        return s.queues[app]!.take()
+    }
+
+    private func serving(_ app: String, on lane: Int, _ s: inout State) {
+        if s.lastLane.count >= Self.rememberedApps, s.lastLane[app] == nil { s.lastLane.removeAll() }
+        s.lastLane[app] = lane
+        s.busySince[lane] = .now
     }
 }

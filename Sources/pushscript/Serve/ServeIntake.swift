@@ -81,12 +81,12 @@ final class ServeIntake: Sendable {
     /// Why reading stopped, once it has.
     var stopReason: StopReason? { state.withLock { $0.stopped } }
 
-    /// The next thing for a lane to do: a request to serve (a request of an app another lane
-    /// serves is queued for that lane, and reading goes on), an error answer, or the end.
+    /// The next thing for lane `lane` to do: a request to serve (a request of an app another
+    /// lane serves is queued for that lane, and reading goes on), an error answer, or the end.
     /// `beforeWaiting` is called before the lane waits for input or for room in the window.
-    func take(beforeWaiting: () -> Void = {}) async -> Taken {
+    func take(lane: Int = 0, beforeWaiting: () -> Void = {}) async -> Taken {
         while true {
-            let step = state.withLock { s in nextStep(&s) }
+            let step = state.withLock { s in nextStep(&s, lane: lane) }
             if case .taken = step {} else { beforeWaiting() }
             switch step {
             case .taken(let taken):
@@ -118,20 +118,27 @@ final class ServeIntake: Sendable {
             && pendingBytes.load(ordering: .sequentiallyConsistent) < maximumBytes
     }
 
-    private func nextStep(_ s: inout State) -> Step {
+    private func nextStep(_ s: inout State, lane: Int) -> Step {
+        // An app left for a busy lane for too long goes first; one left is also taken back
+        // before this lane would wait, or when it has left two in a row (see AppQueues).
+        if let overdue = queues.steal(lane: lane, overdueOnly: true) { return .taken(.serve(overdue)) }
+        var leftInARow = 0
         while true {
-            if s.stopped != nil { return .taken(.end) }
+            if s.stopped != nil { return queues.steal(lane: lane).map { .taken(.serve($0)) } ?? .taken(.end) }
             if !hasRoom {
+                if let left = queues.steal(lane: lane) { return .taken(.serve(left)) }
                 waitingForRoom.store(true, ordering: .sequentiallyConsistent)
                 if !hasRoom { return .waitForRoom }
                 waitingForRoom.store(false, ordering: .sequentiallyConsistent)
             }
             switch s.source.poll(reading: !s.fetching) {
             case .end:
+                if let left = queues.steal(lane: lane) { return .taken(.serve(left)) }
                 // Lanes that wait are let go; resuming only schedules them.
                 for waiter in halt(&s, .endOfInput) { waiter.resume() }
                 return .taken(.end)
             case .wouldWait:
+                if let left = queues.steal(lane: lane) { return .taken(.serve(left)) }
                 if !s.fetching {
                     s.fetching = true
                     s.source.requestFill { [self] bytes in filled(bytes) }
@@ -159,7 +166,15 @@ final class ServeIntake: Sendable {
                     return .taken(.unreadable(AcceptedRequest(index: index, app: "", line: bytes, tag: tag)))
                 }
                 let accepted = AcceptedRequest(index: index, app: app, line: bytes, tag: tag)
-                if queues.claim(accepted) { return .taken(.serve(accepted)) }
+                switch queues.claim(accepted, lane: lane) {
+                case .serve:
+                    return .taken(.serve(accepted))
+                case .queued:
+                    continue
+                case .left:
+                    leftInARow += 1
+                    if leftInARow >= 2, let left = queues.steal(lane: lane) { return .taken(.serve(left)) }
+                }
             }
         }
     }

@@ -25,18 +25,18 @@ struct ServeLoop: Sendable {
     func run(lanes: Int) async {
         let executor = backend.laneExecutor
         await withTaskGroup(of: Void.self) { group in
-            for _ in 0..<max(1, lanes) {
-                group.addTask(executorPreference: executor) { await lane() }
+            for index in 0..<max(1, lanes) {
+                group.addTask(executorPreference: executor) { await lane(index) }
             }
         }
         output.finish()
     }
 
-    private func lane() async {
+    private func lane(_ index: Int) async {
         let counts = metrics.lane()
         while true {
             // Answers ready are written before the lane waits.
-            switch await intake.take(beforeWaiting: output.flush) {
+            switch await intake.take(lane: index, beforeWaiting: output.flush) {
             case .end:
                 return
             case .answer(let index, let line, let bytes, let tag):
@@ -47,7 +47,7 @@ struct ServeLoop: Sendable {
                 var next: AcceptedRequest? = first
                 while let request = next {
                     await serve(request, counts)
-                    next = queues.next(of: request.app)
+                    next = queues.next(of: request.app, lane: index)
                 }
             }
         }
