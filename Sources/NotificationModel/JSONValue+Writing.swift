@@ -34,8 +34,34 @@ extension JSONValue {
     public func write(into sink: inout some JSONSink, order: JSONKeyOrder) {
         if order.isUnordered {
             write(unorderedInto: &sink)
+        } else if order.first.isEmpty, order.nested.isEmpty {
+            write(sortedInto: &sink)
         } else {
             write(orderedInto: &sink, order: order)
+        }
+    }
+
+    /// The walk with every object's keys sorted (``JSONKeyOrder/sorted``), all the way down:
+    /// no order is handed from level to level, and an object's members are sorted by their
+    /// places in the dictionary (no pair is copied out).
+    @inlinable
+    func write(sortedInto sink: inout some JSONSink) {
+        switch self {
+        case .null, .bool, .integer, .number, .string:
+            write(unorderedInto: &sink)
+        case .array(let array):
+            sink.beginArray()
+            for element in array { element.write(sortedInto: &sink) }
+            sink.endArray()
+        case .object(let object):
+            sink.beginObject()
+            var places = Array(object.indices)
+            if places.count > 1 { places.sort { JSONKeyOrder.precedes(object[$0].key, object[$1].key) } }
+            for place in places {
+                sink.key(object[place].key)
+                object[place].value.write(sortedInto: &sink)
+            }
+            sink.endObject()
         }
     }
 

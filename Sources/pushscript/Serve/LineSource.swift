@@ -100,7 +100,12 @@ final class LineSource {
 
     /// A whole line from the buffer, if one is there (or the last one, at the end of input).
     private func takeBuffered() -> InputLine? {
-        let newline = buffer[scanned...].firstIndex(of: UInt8(ascii: "\n"))
+        let newline = buffer.withUnsafeBufferPointer { bytes -> Int? in
+            guard let base = bytes.baseAddress, scanned < bytes.count,
+                let found = memchr(base + scanned, Int32(UInt8(ascii: "\n")), bytes.count - scanned)
+            else { return nil }
+            return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+        }
         if var skipped = skipping {
             // Reading past a line over the cap: nothing of it is kept but its head.
             let end = newline ?? buffer.count

@@ -153,9 +153,14 @@ final class ServeIntake: Sendable {
                     index: index, line: ServeLine.tooLong(head: Array(rest), length: length - tag.count, maximum: maximumLineBytes),
                     bytes: head.count, tag: tag))
             case .line(.line(let whole)):
-                if whole.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
+                // A blank line (a JSON line begins with no space, as a rule: the check is short).
+                if whole.first.map({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) ?? true,
+                    whole.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D })
+                {
+                    continue
+                }
                 let (tag, rest) = split(whole)
-                let bytes = Array(rest)
+                let bytes = tag.isEmpty ? whole : Array(rest)
                 let index = s.nextIndex
                 s.nextIndex += 1
                 charge(bytes.count)
