@@ -34,7 +34,9 @@ final class ServeMetrics: Sendable {
         var bucketCounts = [Int](repeating: 0, count: ServeMetrics.buckets.count)
         var count = 0
         var sum = 0.0
-        var scripts: [String: ScriptIdentity] = [:]
+        /// The script that answered each app last, and when (a number from ``ServeMetrics/answerOrder``,
+        /// so that the lanes' tallies tell which of them answered an app last).
+        var scripts: [String: (script: ScriptIdentity, order: UInt64)] = [:]
 
         mutating func record(app: String, outcome: String, reason: String?, script: ScriptIdentity?, seconds: Double) {
             deliveries[DeliveryKey(app: app, outcome: outcome), default: 0] += 1
@@ -42,7 +44,7 @@ final class ServeMetrics: Sendable {
             if let bucket = ServeMetrics.buckets.firstIndex(where: { seconds <= $0 }) { bucketCounts[bucket] += 1 }
             count += 1
             sum += seconds
-            if let script, scripts[app] != script { scripts[app] = script }
+            if let script { scripts[app] = (script, ServeMetrics.answerOrder.add(1, ordering: .relaxed).newValue) }
         }
 
         mutating func add(_ other: Tally) {
@@ -52,9 +54,12 @@ final class ServeMetrics: Sendable {
             for index in bucketCounts.indices { bucketCounts[index] += other.bucketCounts[index] }
             count += other.count
             sum += other.sum
-            scripts.merge(other.scripts) { _, new in new }
+            scripts.merge(other.scripts) { mine, theirs in theirs.order > mine.order ? theirs : mine }
         }
     }
+
+    /// Numbers the answers that name a script, across the lanes.
+    fileprivate static let answerOrder = Atomic<UInt64>(0)
 
     /// The counts of one lane: its own lock, which only the metrics file's writer shares, so
     /// that an answer waits on no other lane and its counters stay in the lane's cache.
@@ -122,7 +127,7 @@ final class ServeMetrics: Sendable {
         out += "pushscript_serve_delivery_seconds_sum \(s.sum)\n"
         out += "pushscript_serve_delivery_seconds_count \(s.count)\n"
         header("pushscript_serve_script_info", "gauge", "The script that answered an app last: its SHA-256 and bundle version.")
-        for (app, script) in s.scripts.sorted(by: { $0.key < $1.key }) {
+        for (app, (script, _)) in s.scripts.sorted(by: { $0.key < $1.key }) {
             let version = script.version.map(String.init) ?? "baseline"
             out += "pushscript_serve_script_info{app=\"\(Self.escape(app))\",sha256=\"\(script.sha256)\",version=\"\(version)\"} 1\n"
         }
