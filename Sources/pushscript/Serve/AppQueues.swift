@@ -75,11 +75,14 @@ final class AppQueues: Sendable {
     }
 
     private let state: Mutex<State>
+    /// ``affinityWindow`` unless a test gives another.
+    private let window: Duration
     /// How many apps are left for a lane (read without the lock: most reads find none).
     private let leftCount = Atomic<Int>(0)
 
     /// Queues for `lanes` lanes, numbered from 0.
-    init(lanes: Int) {
+    init(lanes: Int, affinityWindow: Duration = AppQueues.affinityWindow) {
+        window = affinityWindow
         state = Mutex(State(busySince: Array(repeating: nil, count: max(1, lanes))))
     }
 
@@ -92,7 +95,7 @@ final class AppQueues: Sendable {
                 return .queued
             }
             if let last = s.lastLane[request.app], last != lane, let since = s.busySince[last],
-                ContinuousClock.now - since < Self.affinityWindow
+                ContinuousClock.now - since < window
             {
                 s.queues[request.app] = Queue(items: [request], leftFor: last)
                 s.left.append((request.app, .now))
@@ -123,12 +126,15 @@ final class AppQueues: Sendable {
         }
     }
 
+    /// Whether an app is left for a busy lane (read without the lock, as ``steal(lane:overdueOnly:)`` does).
+    var hasLeft: Bool { leftCount.load(ordering: .relaxed) > 0 }
+
     /// The first request of the app left longest, for `lane` to serve now: any such app, or
     /// only one left for longer than ``affinityWindow`` when `overdueOnly`; nil when there is none.
     func steal(lane: Int, overdueOnly: Bool = false) -> AcceptedRequest? {
         guard leftCount.load(ordering: .relaxed) > 0 else { return nil }
         return state.withLock { s in
-            guard let oldest = s.left.first, !overdueOnly || ContinuousClock.now - oldest.at >= Self.affinityWindow else { return nil }
+            guard let oldest = s.left.first, !overdueOnly || ContinuousClock.now - oldest.at >= window else { return nil }
             return takeLeft(at: 0, lane: lane, &s)
         }
     }

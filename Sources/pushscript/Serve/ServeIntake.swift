@@ -119,6 +119,19 @@ final class ServeIntake: Sendable {
     }
 
     private func nextStep(_ s: inout State, lane: Int) -> Step {
+        let step = readStep(&s, lane: lane)
+        // A lane that waits for room took back what was left before it began to wait; an app
+        // left since (by this step) would otherwise wait for its busy lane while that lane
+        // sits idle. Such lanes are let go to take it (resuming only schedules them).
+        if case .taken = step, !s.roomWaiters.isEmpty, queues.hasLeft {
+            let waiters = s.roomWaiters
+            s.roomWaiters.removeAll()
+            for waiter in waiters { waiter.resume() }
+        }
+        return step
+    }
+
+    private func readStep(_ s: inout State, lane: Int) -> Step {
         // An app left for a busy lane for too long goes first; one left is also taken back
         // before this lane would wait, or when it has left two in a row (see AppQueues).
         if let overdue = queues.steal(lane: lane, overdueOnly: true) { return .taken(.serve(overdue)) }
