@@ -66,6 +66,8 @@ pss_context *pss_state_make(size_t memory_limit, void *host) {
   pss_timer_init(ctx);
   lua_State *L = lua_newstate(pss_alloc, ctx);
   if (L == NULL) {
+    /* what lua_newstate freed when it could not open the state went to the small-block lists */
+    pss_alloc_forget(ctx);
     pss_timer_destroy(ctx);
     pthread_mutex_destroy(&ctx->thread_lock);
     free(ctx);

@@ -2,6 +2,9 @@
  * limits, no hook), so benchmarks can compare the sandbox against stock Lua; measures the
  * scratch buffers of a state. */
 #include <lualib.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 #include "pss_alloc.h"
 #include "pss_context.h"
 #include "pss_testing.h"
@@ -22,6 +25,14 @@ size_t pss_testing_scratch_bytes(pss_context *ctx) {
 }
 
 int pss_testing_reads_hash_parts(void) { return pss_alloc_reads_hash_parts(); }
+
+size_t pss_testing_heap_bytes(void) {
+#if defined(__GLIBC__)
+  return mallinfo2().uordblks;
+#else
+  return 0;
+#endif
+}
 
 int pss_testing_hooked(pss_context *ctx) {
   lua_State *running = atomic_load(&ctx->running);

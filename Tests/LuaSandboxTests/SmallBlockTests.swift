@@ -1,3 +1,4 @@
+import CLuaSandboxTesting
 import LuaSandbox
 import Testing
 
@@ -47,4 +48,21 @@ import Testing
         #expect(sandbox.memoryPeak <= limit)
         #expect(sandbox.memoryPeak >= limit - 4096)
     }
+
+    @Test(.enabled(if: pss_testing_heap_bytes() > 0, "the C library does not say what it has handed out"))
+    func aStateThatCannotOpenWithinItsLimitLeavesNoBlockBehind() {
+        // lua_newstate frees what it made when it cannot open the state within the limit; those
+        // small blocks go to the context's lists, which must be freed with the context.
+        let before = pss_testing_heap_bytes()
+        var failed = 0
+        for _ in 0..<400 {
+            for limit in stride(from: 1024, to: 8192, by: 64) {
+                if (try? LuaSandbox(memoryLimit: limit)) == nil { failed += 1 }
+            }
+        }
+        let grown = Int(pss_testing_heap_bytes()) - Int(before)
+        #expect(failed > 0)
+        #expect(grown < 2 << 20, "the heap grew by \(grown) bytes over \(failed) states that could not open")
+    }
 }
+

@@ -22,6 +22,9 @@ int pss_testing_hooked(pss_context *ctx);
 /* Whether the allocator judges a table's growth by the keys it holds (pss_alloc.h); a state
  * must have been made first. */
 int pss_testing_reads_hash_parts(void);
+/* The bytes the C library's allocator has handed out and not had back (0 where it cannot
+ * tell): for tests that look for blocks left behind. */
+size_t pss_testing_heap_bytes(void);
 
 #ifdef __cplusplus
 }
