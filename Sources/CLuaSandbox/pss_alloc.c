@@ -20,7 +20,7 @@
  * Reading a hash part uses the layout of Lua 5.4's Node, which pss_alloc_probe checks on a
  * table it makes; where it does not match, the worst case decides.
  *
- * Small blocks (up to PSS_SMALL_CLASSES * PSS_SMALL_STEP bytes, most of what a script makes)
+ * Small blocks (up to PSS_SMALL_MAX bytes, most of what a script makes)
  * come in size classes, and a block Lua frees is kept on its state's list for the class and
  * given out again, up to PSS_SMALL_CACHE_BYTES a state: a state runs on one thread at a time,
  * so this takes no lock, and a state served by another thread than last time does not free
@@ -52,11 +52,17 @@ _Static_assert(sizeof(void *) == 8 && sizeof(lua_Integer) == 8 && sizeof(lua_Num
 /* The most bytes of freed small blocks a state keeps for reuse; past that they are freed. */
 #define PSS_SMALL_CACHE_BYTES ((size_t)256 * 1024)
 
-/* The class of a block of `size` bytes (1 to PSS_SMALL_CLASSES * PSS_SMALL_STEP), and the
- * bytes a block of class `c` has. */
-static inline size_t small_class(size_t size) { return (size - 1) / PSS_SMALL_STEP; }
-static inline size_t class_bytes(size_t c) { return (c + 1) * PSS_SMALL_STEP; }
-static inline int is_small(size_t size) { return size != 0 && size <= PSS_SMALL_CLASSES * PSS_SMALL_STEP; }
+/* The class of a block of `size` bytes (1 to PSS_SMALL_MAX), and the bytes a block of class
+ * `c` has: PSS_SMALL_BASE plus steps of PSS_SMALL_STEP, the sizes the C library's blocks hold
+ * (glibc: a chunk of 16n bytes holds 16n - 8), so that a block of a class costs what a block of
+ * the size asked for would. */
+#define PSS_SMALL_BASE 24
+#define PSS_SMALL_MAX (PSS_SMALL_BASE + (PSS_SMALL_CLASSES - 1) * PSS_SMALL_STEP)
+static inline size_t small_class(size_t size) {
+  return size <= PSS_SMALL_BASE ? 0 : (size - PSS_SMALL_BASE + PSS_SMALL_STEP - 1) / PSS_SMALL_STEP;
+}
+static inline size_t class_bytes(size_t c) { return PSS_SMALL_BASE + c * PSS_SMALL_STEP; }
+static inline int is_small(size_t size) { return size != 0 && size <= PSS_SMALL_MAX; }
 
 /* A block for `size` small bytes: one the state freed, or a new one of its class's size. */
 static void *small_take(pss_context *ctx, size_t size) {

@@ -17,8 +17,8 @@
 /* The hash parts the allocator made (pss_alloc.c). */
 typedef struct pss_hash_parts pss_hash_parts;
 
-/* The size classes of the small blocks a state keeps when Lua frees them (pss_alloc.c):
- * blocks of up to PSS_SMALL_CLASSES * PSS_SMALL_STEP bytes, in steps of PSS_SMALL_STEP. */
+/* The size classes of the small blocks a state keeps when Lua frees them (pss_alloc.c), in
+ * steps of PSS_SMALL_STEP bytes. */
 #define PSS_SMALL_STEP 16
 #define PSS_SMALL_CLASSES 32
 
