@@ -26,9 +26,10 @@ struct AcceptedRequest: Sendable {
 ///
 /// An app keeps to the lane that served it last while that lane is busy with a request that
 /// began just now: the reading lane leaves it for that lane (its Lua state is warm in that
-/// core's cache) and reads on. Such a request is taken back by the lane that reads when it
-/// has left two in a row, or has nothing else to do, so that no request waits behind another
-/// app's: at the most it waits for a request that began under ``affinityWindow`` ago.
+/// core's cache) and reads on. Such a request is taken back by a lane that reads when it has
+/// left two in a row, would wait, or finds it waiting for ``affinityWindow``. So it waits for
+/// another app's request only while every lane is busy, and then for one that began under
+/// ``affinityWindow`` before it was read (which may run long: that case is not bounded).
 final class AppQueues: Sendable {
     /// How recently the last lane's request must have begun for an app to wait for that lane.
     static let affinityWindow: Duration = .milliseconds(1)
@@ -41,7 +42,7 @@ final class AppQueues: Sendable {
         case serve
         /// It waits for the lane that serves its app.
         case queued
-        /// It waits for the lane that served its app last, which is busy (see ``steal(lane:)``).
+        /// It waits for the lane that served its app last, which is busy (see ``steal(lane:overdueOnly:)``).
         case left
     }
 

@@ -34,9 +34,9 @@ final class ServeMetrics: Sendable {
         var bucketCounts = [Int](repeating: 0, count: ServeMetrics.buckets.count)
         var count = 0
         var sum = 0.0
-        /// The script that answered each app last, and when (a number from ``ServeMetrics/answerOrder``,
-        /// so that the lanes' tallies tell which of them answered an app last).
-        var scripts: [String: (script: ScriptIdentity, order: UInt64)] = [:]
+        /// The script that answered each app last, and when (so that the lanes' tallies tell
+        /// which of them answered an app last; a clock read shares nothing between lanes).
+        var scripts: [String: (script: ScriptIdentity, at: ContinuousClock.Instant)] = [:]
 
         mutating func record(app: String, outcome: String, reason: String?, script: ScriptIdentity?, seconds: Double) {
             deliveries[DeliveryKey(app: app, outcome: outcome), default: 0] += 1
@@ -44,7 +44,7 @@ final class ServeMetrics: Sendable {
             if let bucket = ServeMetrics.buckets.firstIndex(where: { seconds <= $0 }) { bucketCounts[bucket] += 1 }
             count += 1
             sum += seconds
-            if let script { scripts[app] = (script, ServeMetrics.answerOrder.add(1, ordering: .relaxed).newValue) }
+            if let script { scripts[app] = (script, .now) }
         }
 
         mutating func add(_ other: Tally) {
@@ -54,12 +54,9 @@ final class ServeMetrics: Sendable {
             for index in bucketCounts.indices { bucketCounts[index] += other.bucketCounts[index] }
             count += other.count
             sum += other.sum
-            scripts.merge(other.scripts) { mine, theirs in theirs.order > mine.order ? theirs : mine }
+            scripts.merge(other.scripts) { mine, theirs in theirs.at > mine.at ? theirs : mine }
         }
     }
-
-    /// Numbers the answers that name a script, across the lanes.
-    fileprivate static let answerOrder = Atomic<UInt64>(0)
 
     /// The counts of one lane: its own lock, which only the metrics file's writer shares, so
     /// that an answer waits on no other lane and its counters stay in the lane's cache.
