@@ -224,39 +224,42 @@ int pss_env_new(pss_context *ctx, int *ref_out) {
   return status;
 }
 
+typedef struct chunk_args {
+  int function, env;
+  const char *names;  /* `count` names, each ending in a NUL */
+  int count;
+  int *types;
+} chunk_args;
+
 static int p_run_chunk(lua_State *L) {
-  ref_args *a = lua_touserdata(L, 1);
-  lua_rawgeti(L, LUA_REGISTRYINDEX, a->ref);
-  lua_rawgeti(L, LUA_REGISTRYINDEX, a->ref2);
+  chunk_args *a = lua_touserdata(L, 1);
+  lua_rawgeti(L, LUA_REGISTRYINDEX, a->function);
+  lua_rawgeti(L, LUA_REGISTRYINDEX, a->env);
   pss_string_metatable_enter(L, -1);
   if (!lua_setupvalue(L, -2, 1)) lua_pop(L, 1);
   lua_call(L, 0, 0);
+  /* what the chunk defined, read raw in the same protected call */
+  int has_env = lua_rawgeti(L, LUA_REGISTRYINDEX, a->env) == LUA_TTABLE;
+  const char *name = a->names;
+  for (int i = 0; i < a->count; i++) {
+    if (has_env) {
+      lua_pushstring(L, name);
+      a->types[i] = lua_rawget(L, -2);
+      lua_pop(L, 1);
+    } else {
+      a->types[i] = LUA_TNIL;
+    }
+    name += strlen(name) + 1;
+  }
   return 0;
 }
 
-int pss_run_chunk(pss_context *ctx, int function_ref, int env_ref, pss_buffer *err) {
-  ref_args a = {0};
-  a.ref = function_ref;
-  a.ref2 = env_ref;
+int pss_run_chunk(pss_context *ctx, int function_ref, int env_ref, const char *names, int count, int *types,
+                  pss_buffer *err) {
+  chunk_args a = {function_ref, env_ref, names, count, types};
+  for (int i = 0; i < count; i++) types[i] = -1;
   ctx->ref_env = env_ref;
   return protected(ctx, p_run_chunk, &a, err);
-}
-
-static int p_global_type(lua_State *L) {
-  ref_args *a = lua_touserdata(L, 1);
-  lua_rawgeti(L, LUA_REGISTRYINDEX, a->ref);
-  lua_pushstring(L, a->name);
-  a->result = lua_type(L, -2) == LUA_TTABLE ? lua_rawget(L, -2) : LUA_TNIL;
-  return 0;
-}
-
-int pss_global_type(pss_context *ctx, int env_ref, const char *name) {
-  ref_args a = {0};
-  a.ref = env_ref;
-  a.name = name;
-  a.result = -1;
-  if (protected(ctx, p_global_type, &a, NULL) != PSS_OK) return -1;
-  return a.result;
 }
 
 static int p_call_global(lua_State *L) {

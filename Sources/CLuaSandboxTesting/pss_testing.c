@@ -40,3 +40,28 @@ int pss_testing_hooked(pss_context *ctx) {
   int running_hooked = running != NULL && lua_gethookmask(running) != 0;
   return main_hooked | (running_hooked << 1);
 }
+
+typedef struct global_type_args {
+  int env;
+  const char *name;
+  int type;
+} global_type_args;
+
+static int p_global_type(lua_State *L) {
+  global_type_args *a = lua_touserdata(L, 1);
+  if (lua_rawgeti(L, LUA_REGISTRYINDEX, a->env) != LUA_TTABLE) return 0;
+  lua_pushstring(L, a->name);
+  a->type = lua_rawget(L, -2);
+  return 0;
+}
+
+int pss_testing_global_type(pss_context *ctx, int env_ref, const char *name) {
+  global_type_args a = {env_ref, name, -1};
+  lua_State *L = ctx->L;
+  int top = lua_gettop(L);
+  lua_pushcfunction(L, p_global_type);
+  lua_pushlightuserdata(L, &a);
+  int status = lua_pcall(L, 1, 0, 0);
+  lua_settop(L, top);
+  return status == LUA_OK ? a.type : -1;
+}

@@ -52,12 +52,20 @@ extension LuaSandbox {
 
     /// Runs a compiled chunk with `environment` as its globals.
     package func run(_ chunk: CompiledChunk, in environment: LuaEnvironment) -> RunStatus {
-        runStatus(pss_run_chunk(context, chunk.ref, environment.ref, errorBuffer))
+        run(chunk, in: environment, typesOf: .none).0
     }
 
-    /// The Lua type name of the global `name` (read raw), `"nil"` when it is not set.
-    package func typeOfGlobal(_ name: String, in environment: LuaEnvironment) -> String {
-        LuaType.name(of: pss_global_type(context, environment.ref, name)) ?? "nil"
+    /// Runs a compiled chunk with `environment` as its globals and, when it returned, tells
+    /// the Lua type name of each global in `names` (read raw; `"nil"` when it is not set), in
+    /// the same call into the state.
+    package func run(_ chunk: CompiledChunk, in environment: LuaEnvironment, typesOf names: GlobalNames) -> (RunStatus, [String]) {
+        var types = [Int32](repeating: -1, count: names.count)
+        let status = names.joined.withUnsafeBufferPointer { joined in
+            types.withUnsafeMutableBufferPointer { out in
+                pss_run_chunk(context, chunk.ref, environment.ref, joined.baseAddress, Int32(names.count), out.baseAddress, errorBuffer)
+            }
+        }
+        return (runStatus(status), types.map { LuaType.name(of: $0) ?? "nil" })
     }
 
     /// Calls the global function `name` of `environment` with held values as arguments;

@@ -27,29 +27,8 @@ package struct LuaString: Sendable, Hashable, ExpressibleByStringLiteral, Custom
     /// A string literal's UTF-8 bytes.
     package init(stringLiteral value: String) { self.init(value) }
 
-    /// The text, when the bytes are valid UTF-8. ASCII, which most strings are, is decoded
-    /// at once; anything else is validated first.
-    package var utf8String: String? {
-        if Self.isASCII(bytes) { return String(decoding: bytes, as: UTF8.self) }
-        return String(validating: bytes, as: UTF8.self)
-    }
-
-    /// Whether every byte is below 0x80, eight at a time.
-    private static func isASCII(_ bytes: [UInt8]) -> Bool {
-        bytes.withUnsafeBytes { raw in
-            var index = 0
-            var high: UInt64 = 0
-            while index + 8 <= raw.count {
-                high |= raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-                index += 8
-            }
-            while index < raw.count {
-                high |= UInt64(raw[index])
-                index += 1
-            }
-            return high & 0x8080_8080_8080_8080 == 0
-        }
-    }
+    /// The text, when the bytes are valid UTF-8 (``UTF8Text``).
+    package var utf8String: String? { UTF8Text.string(bytes) }
 
     /// The text, with invalid UTF-8 repaired (for messages).
     package var description: String { String(decoding: bytes, as: UTF8.self) }

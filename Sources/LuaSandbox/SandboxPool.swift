@@ -17,9 +17,11 @@ extension LuaSandbox: SandboxHolding {
 /// A sandbox goes back into the pool only when no limit ever stopped a run in it and no
 /// deadline abandoned it; any other is dropped, and the next ``checkOut()`` makes a new one.
 package final class SandboxPool<Holder: SandboxHolding>: Sendable {
-    private let make: @Sendable () throws(SandboxError) -> Holder
-    private let idle = Mutex<[Holder]>([])
-    private let made = Atomic<Int>(0)
+    // Seen by the inlinable checkOut and checkIn, which are specialized where they are called
+    // (a generic call would look up the holder's type metadata at every run).
+    @usableFromInline let make: @Sendable () throws(SandboxError) -> Holder
+    @usableFromInline let idle = Mutex<[Holder]>([])
+    @usableFromInline let made = Atomic<Int>(0)
     /// How many idle sandboxes the pool keeps at most.
     package let maxIdle: Int
 
@@ -30,6 +32,7 @@ package final class SandboxPool<Holder: SandboxHolding>: Sendable {
     }
 
     /// An idle sandbox, or a new one.
+    @inlinable
     package func checkOut() throws(SandboxError) -> Holder {
         if let holder = idle.withLock({ $0.popLast() }) { return holder }
         made.add(1, ordering: .relaxed)
@@ -37,6 +40,7 @@ package final class SandboxPool<Holder: SandboxHolding>: Sendable {
     }
 
     /// Gives a sandbox back after a run. It is kept only when it may be reused.
+    @inlinable
     package func checkIn(_ holder: Holder) {
         guard !holder.sandbox.isAbandoned else { return }
         let kept = !holder.sandbox.hasHitLimit && idle.withLock { idle -> Bool in

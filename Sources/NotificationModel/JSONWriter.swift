@@ -74,6 +74,7 @@ public struct JSONWriter: JSONSink {
             append("null")
             return
         }
+        if writeThousandths(number) { return }
         var digits = Self.text(of: number)
         digits.withUTF8 { unique().append($0) }
     }
@@ -115,7 +116,8 @@ public struct JSONWriter: JSONSink {
         top.key = key
         newline()
         writeString(key)
-        append(prettyPrinted ? ": " : ":")
+        // (a reference to the text held across writeString would make unique() copy it)
+        if prettyPrinted { append(": ") } else { unique().append(UInt8(ascii: ":")) }
     }
 
     /// Ends the object begun last.
@@ -159,9 +161,44 @@ public struct JSONWriter: JSONSink {
 
     /// The decimal digits of `integer`, written without making a string.
     private mutating func writeInteger(_ integer: Int64) {
+        if integer < 0 { unique().append(UInt8(ascii: "-")) }
+        writeDigits(integer.magnitude)
+    }
+
+    /// Writes a finite number that is a whole count of thousandths below 10^12 in size (a
+    /// duration rounded to the microsecond, a score) as its shortest text, the digits of the
+    /// thousandths without making a string, and returns true; any other number is left to
+    /// ``text(of:)``. The text is the one ``text(of:)`` gives: below 10^12, no two numbers with
+    /// at most three decimals read as the same double, so the decimals (trailing zeros cut,
+    /// one kept) are the shortest that read back as it, and Swift writes no exponent there.
+    private mutating func writeThousandths(_ number: Double) -> Bool {
+        let magnitude = number.magnitude
+        guard magnitude < 1e12 else { return false }
+        let scaled = (magnitude * 1000).rounded()
+        guard scaled / 1000 == magnitude else { return false }
+        let thousandths = UInt64(scaled)
+        if number.sign == .minus { unique().append(UInt8(ascii: "-")) }
+        writeDigits(thousandths / 1000)
+        var fraction = thousandths % 1000
+        var places = 3
+        while places > 1, fraction % 10 == 0 {
+            fraction /= 10
+            places -= 1
+        }
         let text = unique()
-        if integer < 0 { text.append(UInt8(ascii: "-")) }
-        var magnitude = integer.magnitude
+        text.append(UInt8(ascii: "."))
+        var divisor: UInt64 = places == 3 ? 100 : places == 2 ? 10 : 1
+        while divisor > 0 {
+            text.append(UInt8(ascii: "0") + UInt8(fraction / divisor % 10))
+            divisor /= 10
+        }
+        return true
+    }
+
+    /// The decimal digits of `magnitude`.
+    private mutating func writeDigits(_ magnitude: UInt64) {
+        let text = unique()
+        var magnitude = magnitude
         var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: room for 20 digits
         var count = 0
         withUnsafeMutableBytes(of: &digits) { buffer in

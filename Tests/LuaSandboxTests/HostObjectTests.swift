@@ -207,9 +207,25 @@ import Testing
         let sandbox = r.sandbox
         guard case .compiled(let chunk) = sandbox.compile("x = 1", chunkName: "a.lua") else { return }
         let env = sandbox.makeEnvironment()!
-        #expect(sandbox.run(chunk, in: env) == .completed)
+        let (status, types) = sandbox.run(chunk, in: env, typesOf: GlobalNames(["x", "didReceive", "x"]))
+        #expect(status == .completed)
+        #expect(types == ["number", "nil", "number"])
         #expect(sandbox.call("didReceive", in: env, arguments: []) == .missing)
-        #expect(sandbox.typeOfGlobal("x", in: env) == "number")
-        #expect(sandbox.typeOfGlobal("didReceive", in: env) == "nil")
+    }
+
+    /// The types a run reports are what the chunk left, read only when it returned.
+    @Test func aRunTellsTheTypesOfWhatItDefined() throws {
+        let sandbox = try Recorder().sandbox
+        guard case .compiled(let defines) = sandbox.compile("function f() end; t = {}; s = 'x'", chunkName: "a.lua"),
+              case .compiled(let fails) = sandbox.compile("g = 1; error('no')", chunkName: "b.lua")
+        else { Issue.record("did not compile"); return }
+        let names = GlobalNames(["f", "t", "s", "g", "absent"])
+        let env = sandbox.makeEnvironment()!
+        let (defined, types) = sandbox.run(defines, in: env, typesOf: names)
+        #expect(defined == .completed)
+        #expect(types == ["function", "table", "string", "nil", "nil"])
+        let (failed, none) = sandbox.run(fails, in: env, typesOf: names)
+        guard case .error = failed else { Issue.record("\(failed)"); return }
+        #expect(none == ["nil", "nil", "nil", "nil", "nil"])
     }
 }

@@ -66,13 +66,13 @@ func runSandboxed(_ source: String, cpuMilliseconds: Int64 = 100, memoryMB: Int 
     }
     var env: Int32 = 0
     if status == Int32(PSS_OK.rawValue) { status = pss_env_new(ctx, &env) }
-    if status == Int32(PSS_OK.rawValue) { status = pss_run_chunk(ctx, function, env, &err) }
+    if status == Int32(PSS_OK.rawValue) { status = pss_run_chunk(ctx, function, env, nil, 0, nil, &err) }
     run.cpuMilliseconds = Double(pss_thread_cpu_now_ns() - cpuStart) / 1e6
     run.wallMilliseconds = Double(pss_monotonic_now_ns() - wallStart) / 1e6
     run.status = status
     run.trip = pss_trip_of(ctx).rawValue
     run.message = text(of: err)
-    run.reachedType = env != 0 ? pss_global_type(ctx, env, "reached") : -1
+    run.reachedType = env != 0 ? pss_testing_global_type(ctx, env, "reached") : -1
     return run
 }
 

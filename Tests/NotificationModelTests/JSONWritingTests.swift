@@ -61,6 +61,33 @@ import Testing
         #expect(try JSONValue.number(1e20).jsonString() == "1e+20")
     }
 
+    /// Numbers with at most three decimals (rounded durations, scores) are written without
+    /// making a string; the text is the one Swift's own shortest form gives, for every count
+    /// of thousandths below 100, at random ones up to 10^12, and next to every edge of it.
+    @Test func thousandthsAreWrittenAsTheirShortestText() {
+        func written(_ number: Double) -> String {
+            var writer = JSONWriter()
+            writer.write(number: number)
+            return String(decoding: writer.bytes, as: UTF8.self)
+        }
+        var samples: [Double] = (0..<100_000).map { Double($0) / 1000 }
+        var random = SystemRandomNumberGenerator()
+        for _ in 0..<20_000 {
+            samples.append(Double(UInt64.random(in: 0..<1_000_000_000_000_000, using: &random)) / 1000)
+            samples.append(Double(UInt64.random(in: 0..<1_000_000_000, using: &random)) / 100)
+            samples.append(Double.random(in: 0..<1000, using: &random))  // mostly not thousandths
+        }
+        samples += [1e12, 1e12 - 0.001, 999_999_999_999.999, 0.001, 0.0001, 1e-7, 0.1 + 0.2, 2.675, 1.0005, 4.35]
+        samples += samples.map { -$0 }
+        for number in samples {
+            #expect(written(number) == JSONWriter.text(of: number), "\(number)")
+        }
+        #expect(written(-0.0) == "-0.0")
+        #expect(written(0.25) == "0.25")
+        #expect(written(12.5) == "12.5")
+        #expect(written(3.0) == "3.0")
+    }
+
     @Test func nonFiniteNumbersAreRefusedNamingWhere() throws {
         #expect(throws: JSONError("cannot write nan as JSON; JSON numbers must be finite")) {
             _ = try JSONValue.number(.nan).jsonString()

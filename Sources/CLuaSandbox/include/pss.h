@@ -106,10 +106,11 @@ int pss_compile(pss_context *ctx, const char *source, size_t length, const char 
 /* Makes a fresh environment over the template (which gives it each global when a script first
  * reads that name) and makes it the one `load` defaults to. */
 int pss_env_new(pss_context *ctx, int *ref_out);
-/* Runs a compiled chunk with `env` as its _ENV. */
-int pss_run_chunk(pss_context *ctx, int function_ref, int env_ref, pss_buffer *err);
-/* The Lua type of env[name] (raw; a pss_lua_type), or -1 on failure. */
-int pss_global_type(pss_context *ctx, int env_ref, const char *name);
+/* Runs a compiled chunk with `env` as its _ENV and, when it returns, writes the Lua type of
+ * each of the `count` globals `names` holds (each name ends in a NUL, the next follows it)
+ * into `types`: raw reads, pss_lua_type values (-1 where the run failed). */
+int pss_run_chunk(pss_context *ctx, int function_ref, int env_ref, const char *names, int count, int *types,
+                  pss_buffer *err);
 /* Calls env[name](args...) where args are references; PSS_MISSING when it is not a
  * function. Results are dropped. */
 int pss_call_global(pss_context *ctx, int env_ref, const char *name, const int *arg_refs,

@@ -71,7 +71,7 @@ typedef enum pss_tag {
 } pss_tag;
 
 /* Lua's basic types, numbered as lua.h numbers them (LUA_TNIL...; pss_codec.c checks that
- * they agree): what pss_global_type returns and an unsupported value carries. */
+ * they agree): what pss_run_chunk reports of globals and an unsupported value carries. */
 typedef enum pss_lua_type {
   PSS_LUA_NIL = 0,
   PSS_LUA_BOOLEAN = 1,

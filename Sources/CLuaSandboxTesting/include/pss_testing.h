@@ -25,6 +25,9 @@ int pss_testing_reads_hash_parts(void);
 /* The bytes the C library's allocator has handed out and not had back (0 where it cannot
  * tell): for tests that look for blocks left behind. */
 size_t pss_testing_heap_bytes(void);
+/* The Lua type of env[name] (raw; a pss_lua_type), or -1 when it cannot be read: what a chunk
+ * left behind, read even after its run failed or was stopped. */
+int pss_testing_global_type(pss_context *ctx, int env_ref, const char *name);
 
 #ifdef __cplusplus
 }

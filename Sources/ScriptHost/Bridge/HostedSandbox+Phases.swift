@@ -131,6 +131,9 @@ extension HostedSandbox {
         return phase
     }
 
+    /// The handlers a script may define, in the order ``prepare(_:script:)`` reads their types.
+    private static let handlerNames = GlobalNames(["didReceive", "bestAttempt", "afterDelivery"])
+
     /// Compiles the script if needed, makes a fresh environment, runs the chunk and makes the
     /// request's objects. A phase with a session when `didReceive` can be called.
     private func prepare(_ run: RequestRun, script: Script) -> MainPhase {
@@ -153,7 +156,7 @@ extension HostedSandbox {
             return MainPhase(end: .load("not enough memory to set up \(script.name)"))
         }
         run.record(.loading, in: .didReceive)
-        let loaded = sandbox.run(chunk, in: environment)
+        let (loaded, types) = sandbox.run(chunk, in: environment, typesOf: Self.handlerNames)
         run.record(.didReceive, in: .didReceive)
         switch loaded {
         case .completed, .missing: break
@@ -161,12 +164,12 @@ extension HostedSandbox {
             sandbox.release(environment)
             return MainPhase(end: .load(DeliveryResult.Reason.loadMessage(status, script: script.name, run.limits, cause: run.timeCause)))
         }
-        guard sandbox.typeOfGlobal("didReceive", in: environment) == "function" else {
+        guard types[0] == "function" else {
             sandbox.release(environment)
             return MainPhase(end: .load("\(script.name) defines no didReceive function"))
         }
-        let hasBestAttempt = sandbox.typeOfGlobal("bestAttempt", in: environment) == "function"
-        let hasAfterDelivery = sandbox.typeOfGlobal("afterDelivery", in: environment) == "function"
+        let hasBestAttempt = types[1] == "function"
+        let hasAfterDelivery = types[2] == "function"
         guard let request = contentModule.makeRequestValue() else {
             sandbox.release(environment)
             return MainPhase(end: .failed(DeliveryResult.Reason.limit(.memory, run.limits)))

@@ -67,7 +67,7 @@ final class ContentModule: ScriptModule {
             return read(field, binding)
         case .write(let bytes):
             if binding.phase == .afterDelivery { return .error(Self.readOnlyMessage) }
-            guard let text = String(validating: bytes, as: UTF8.self) else {
+            guard let text = UTF8Text.string(bytes) else {
                 return .error("\(field.rawValue) must be valid UTF-8")
             }
             return write(field, .string(text), binding)

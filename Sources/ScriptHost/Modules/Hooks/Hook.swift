@@ -1,3 +1,5 @@
+import LuaSandbox
+
 /// A value a hook takes or returns: data only, as a script and the app can both hold it.
 ///
 /// A Lua table whose keys are exactly `1...n` comes as an ``array(_:)``, any other table
@@ -24,7 +26,7 @@ public enum HookValue: Sendable, Hashable {
 
     /// The string as UTF-8 text, when it is a string of valid UTF-8.
     public var textValue: String? {
-        if case .string(let bytes) = self { return String(validating: bytes, as: UTF8.self) }
+        if case .string(let bytes) = self { return UTF8Text.string(bytes) }
         return nil
     }
 }
