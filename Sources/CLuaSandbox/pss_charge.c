@@ -58,13 +58,22 @@ void pss_read_begin(pss_context *ctx) {
   if (!ctx->armed) return;
   int64_t allowance = ctx->cpu_budget_ns / 100 * PSS_READ_ALLOWANCE_PERCENT;
   if (allowance < PSS_READ_ALLOWANCE_MIN_NS) allowance = PSS_READ_ALLOWANCE_MIN_NS;
+  int64_t now = pss_monotonic_now_ns();
   if (ctx->cpu_budget_ns) {
-    int64_t cpu_now = pss_thread_cpu_now_ns();
-    int64_t left = ctx->cpu_start_ns + ctx->cpu_budget_ns - cpu_now;
-    ctx->read_cpu_until_ns = cpu_now + (left > allowance ? left : allowance);
+    /* The thread used at most the wall time since its CPU clock was last read: when even that
+     * leaves more than the allowance, the read runs to the end of the budget, and the clock
+     * (a system call) is not read. */
+    int64_t at_most = atomic_load_explicit(&ctx->cpu_sample_ns, memory_order_relaxed) + now -
+                      atomic_load_explicit(&ctx->cpu_sampled_at_ns, memory_order_relaxed);
+    if (ctx->cpu_budget_ns - at_most > allowance) {
+      ctx->read_cpu_until_ns = ctx->cpu_start_ns + ctx->cpu_budget_ns;
+    } else {
+      int64_t cpu_now = pss_thread_cpu_now_ns();
+      int64_t left = ctx->cpu_start_ns + ctx->cpu_budget_ns - cpu_now;
+      ctx->read_cpu_until_ns = cpu_now + (left > allowance ? left : allowance);
+    }
   }
   if (ctx->deadline_ns) {
-    int64_t now = pss_monotonic_now_ns();
     int64_t left = ctx->deadline_ns - now;
     ctx->read_wall_until_ns = now + (left > allowance ? left : allowance);
   }

@@ -39,6 +39,40 @@ import Testing
         #expect(took >= 100 && took < 160, "took \(took) ms")
     }
 
+    /// The timers are left set when a run ends and set again only when a run needs them
+    /// earlier: a later run with later limits meets the earlier run's timers, which must not
+    /// stop it, and its own limit still stops it on time.
+    @Test func aTimerLeftByAnEarlierRunNeitherStopsALaterOneEarlyNorLetsItRunOn() async throws {
+        let sandbox = try LuaSandbox()
+        let start = Deadline.now()
+        sandbox.register("elapsedMs") { _ in
+            .values([.integer((Deadline.now().nanoseconds - start.nanoseconds) / 1_000_000)])
+        }
+        let outcome = await SandboxExecutor().run(sandbox, deadline: .after(.seconds(5))) { sandbox in
+            // Both timers set 20 ms ahead, and left so.
+            let first = runScript("local x = 1", in: sandbox,
+                                  limits: RunLimits(cpuTime: .milliseconds(20), memoryBytes: 8 << 20, deadline: .after(.milliseconds(20))))
+            // 150 ms of CPU and wall under limits of 2 s: both earlier timers come during it.
+            let second = runScript("""
+                local from = elapsedMs()
+                while elapsedMs() - from < 150 do for i = 1, 1000 do end end
+                """, in: sandbox, limits: RunLimits(cpuTime: .seconds(2), memoryBytes: 8 << 20, deadline: .after(.seconds(2))))
+            // A budget of 50 ms from a timer set 2 s ahead: it is set earlier, and stops the loop.
+            let budgetStart = Deadline.now()
+            let third = runScript("while true do end", in: sandbox,
+                                  limits: RunLimits(cpuTime: .milliseconds(50), memoryBytes: 8 << 20, deadline: .after(.seconds(3))))
+            return (first, second, third, (Deadline.now().nanoseconds - budgetStart.nanoseconds) / 1_000_000)
+        }
+        guard case .finished(let (first, second, third, tookMs)) = outcome else {
+            Issue.record("the state was abandoned")
+            return
+        }
+        #expect(first == .completed)
+        #expect(second == .completed)
+        #expect(third == .limit(.cpu))
+        #expect(tookMs >= 50 && tookMs < 400, "took \(tookMs) ms")
+    }
+
     @Test func theBackendIsTheOneTheBuildChose() {
         #if PortableLimits || !os(Linux)
         #expect(limitTimersBackend == "portable")

@@ -146,6 +146,28 @@ private func body(_ text: String) -> String {
         #expect(source(await folder.directory.script(for: Self.app)) == body("two"))
     }
 
+    /// A request that arrived before the file was last looked at is answered from that look
+    /// (`serve` looks once per read of its input, not once per line); a request that arrived
+    /// after an edit sees the edit.
+    @Test func aLookSinceARequestArrivedAnswersItAndAnEditBeforeItArrivedIsSeen() async throws {
+        let folder = try ScriptFolder()
+        try folder.write(Self.app, body("one"))
+        _ = await folder.directory.script(for: Self.app)
+        try await Task.sleep(for: .nanoseconds(FileStamp.settleTime) + .milliseconds(20))
+        let arrived = ContinuousClock.now
+        // Read again (its times settled now), then looked at and found unchanged.
+        #expect(source(await folder.directory.script(for: Self.app, arrivedAt: arrived)) == body("one"))
+        #expect(source(await folder.directory.script(for: Self.app, arrivedAt: arrived)) == body("one"))
+        try folder.write(Self.app, body("two, longer"))
+        // The look came after `arrived`: no look for a request that arrived then.
+        #expect(source(await folder.directory.script(for: Self.app, arrivedAt: arrived)) == body("one"))
+        // A request that arrived after the edit looks, and sees it.
+        #expect(source(await folder.directory.script(for: Self.app, arrivedAt: .now)) == body("two, longer"))
+        // As does a lookup that says nothing of its arrival.
+        try folder.write(Self.app, body("three, longer still"))
+        #expect(source(await folder.directory.script(for: Self.app)) == body("three, longer still"))
+    }
+
     @Test func aBrokenVersionKeepsTheLastGoodOneAndIsReportedOnce() async throws {
         let folder = try ScriptFolder()
         try folder.write(Self.app, body("good"))

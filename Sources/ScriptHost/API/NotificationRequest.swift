@@ -38,6 +38,10 @@ public struct NotificationRequest: Sendable {
     /// The media directory for this request in place of the host's
     /// (``HostConfiguration/mediaDirectory``): an installed bundle's media. Nil for the host's.
     public var mediaDirectory: URL?
+    /// When the request arrived (`serve`: when the read that brought its line returned). A
+    /// script file looked at since then and found unchanged is not looked at again for it; nil,
+    /// the file is looked at for this request.
+    package var arrivedAt: ContinuousClock.Instant?
 
     /// A request for a payload.
     public init(

@@ -55,7 +55,7 @@ extension ScriptHost {
         case .lookup(let given):
             lookup = given
         case .directory(let directory):
-            switch await lookUp(request.resolvedApp, in: directory, for: run) {
+            switch await lookUp(request.resolvedApp, in: directory, for: run, arrivedAt: request.arrivedAt) {
             case .found(let found): lookup = found
             case .fallback(let reason): return session.finish(finish(run, reason, original: true))
             }

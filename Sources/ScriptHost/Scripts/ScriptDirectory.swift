@@ -86,16 +86,37 @@ public final class ScriptDirectory: Sendable {
     /// Concurrent lookups of one changed file share one reload. Costs one `stat` when nothing
     /// changed.
     public func script(for app: String?) async -> ScriptLookup {
-        switch lookupStep(for: app) {
+        await script(for: app, arrivedAt: nil)
+    }
+
+    /// ``script(for:)`` for a request that arrived at `arrivedAt`: when the file was looked at
+    /// since then and found unchanged, it is not looked at again. A change made before the
+    /// request arrived was made before that look, so it is seen all the same; `serve` looks at
+    /// a file about once per read of its input, not once per request. Nil: the file is looked
+    /// at now.
+    package func script(for app: String?, arrivedAt: ContinuousClock.Instant?) async -> ScriptLookup {
+        switch lookupStep(for: app, arrivedAt: arrivedAt) {
         case .ready(let lookup): return lookup
         case .wait(let task, _): return await task.value
         }
     }
 
     /// What a lookup of `app`'s script does: answer at once, or wait for the reload of its
-    /// file (started here, or in flight already), named.
-    func lookupStep(for app: String?) -> Step {
+    /// file (started here, or in flight already), named. A request that `arrivedAt` a moment
+    /// the file has been looked at since is answered without a look (see
+    /// ``script(for:arrivedAt:)``).
+    func lookupStep(for app: String?, arrivedAt: ContinuousClock.Instant? = nil) -> Step {
         guard let app, let path = filePath(for: app) else { return .ready(.missing) }
+        if let arrivedAt, let known = state.withLock({ s -> ScriptLookup? in
+            guard let entry = s.entries[app], entry.settled, entry.pending == nil,
+                let seen = entry.observedAt, seen >= arrivedAt
+            else { return nil }
+            return entry.lookup
+        }) {
+            return .ready(known)
+        }
+        // Taken before the look: the look sees every change made before this moment.
+        let looked = ContinuousClock.now
         let observed: FileStamp?
         switch ScriptFileSystem.observe(path) {
         case .absent:
@@ -107,7 +128,11 @@ public final class ScriptDirectory: Sendable {
             observed = stamp
         }
         return state.withLock { s -> Step in
-            if let observed, let entry = s.entries[app], entry.stamp == observed, entry.settled {
+            if let observed, var entry = s.entries[app], entry.stamp == observed, entry.settled {
+                if entry.observedAt.map({ $0 < looked }) ?? true {
+                    entry.observedAt = looked
+                    s.entries[app] = entry
+                }
                 return .ready(entry.lookup)
             }
             let name = app + ".lua"
@@ -139,7 +164,9 @@ public final class ScriptDirectory: Sendable {
         /// Tells this entry from one made after the file was deleted and made again.
         let id: Int
         /// The stamp of the version examined last; nil before the first or when it was unreadable.
-        var stamp: FileStamp?
+        var stamp: FileStamp? { didSet { observedAt = nil } }
+        /// When a look at the file (begun then) last found ``stamp``; nil since it changed.
+        var observedAt: ContinuousClock.Instant?
         /// Whether a change to the file must change ``stamp``; when not, the file is read again.
         var settled = false
         /// The bytes of the version examined last.

@@ -12,6 +12,9 @@ struct AcceptedRequest: Sendable {
     /// What a worker process's answer begins with: the parent's number for the request and a
     /// space (empty outside a worker).
     var tag: [UInt8] = []
+    /// When the read that brought the line returned (or later): a script file looked at since
+    /// is not looked at again for it.
+    var arrivedAt = ContinuousClock.now
     /// The line's length in bytes.
     var bytes: Int { line.count + tag.count }
 }

@@ -52,6 +52,9 @@ final class LineSource {
     /// While a line past the cap is read past: its head and how many bytes it had so far.
     private var skipping: (head: [UInt8], length: Int)?
     private var waitingReader: InputThread?
+    /// When the last bytes were buffered (after the read that brought them returned): every
+    /// line taken since arrived no later than this.
+    private(set) var lastReadAt = ContinuousClock.now
 
     /// The most bytes one read takes.
     static let chunkSize = 64 * 1024
@@ -94,6 +97,7 @@ final class LineSource {
 
     /// Buffers bytes read (none: the end of input).
     func append(_ bytes: [UInt8]) {
+        lastReadAt = ContinuousClock.now
         dropConsumed()
         if bytes.isEmpty { ended = true } else { buffer += bytes }
     }

@@ -183,7 +183,7 @@ final class ServeIntake: Sendable {
                     // Not an object: what is wrong is said by the lane, reading it whole.
                     return .taken(.unreadable(AcceptedRequest(index: index, app: "", line: bytes, tag: tag)))
                 }
-                let accepted = AcceptedRequest(index: index, app: app, line: bytes, tag: tag)
+                let accepted = AcceptedRequest(index: index, app: app, line: bytes, tag: tag, arrivedAt: s.source.lastReadAt)
                 switch queues.claim(accepted, lane: lane) {
                 case .serve:
                     return .taken(.serve(accepted))

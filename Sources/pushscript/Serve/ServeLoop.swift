@@ -65,7 +65,8 @@ struct ServeLoop: Sendable {
         switch ServeLine.parse(accepted.line, defaultApp: defaultApp, defaultExpiry: defaultExpiry) {
         case .invalid(let invalidID, let message):
             return answerInvalid(accepted.index, ServeLine.errorLine(id: invalidID, message: message), cost: accepted.bytes, tag: accepted.tag, counts)
-        case .request(let requestID, let parsed):
+        case .request(let requestID, var parsed):
+            parsed.arrivedAt = accepted.arrivedAt
             (id, notification) = (requestID, parsed)
         }
         let request = accepted
