@@ -11,10 +11,10 @@ public enum ActionIcon: Sendable, Hashable, JSONWritable {
         sink.beginObject()
         switch self {
         case .system(let name):
-            sink.key("system")
+            sink.key(literal: "system")
             sink.write(string: name)
         case .template(let name):
-            sink.key("template")
+            sink.key(literal: "template")
             sink.write(string: name)
         }
         sink.endObject()

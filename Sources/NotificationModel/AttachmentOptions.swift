@@ -60,11 +60,11 @@ public struct AttachmentOptions: Sendable, Hashable, Codable, JSONWritable {
     public func write(into sink: inout some JSONSink) {
         sink.beginObject()
         if let thumbnailHidden {
-            sink.key("thumbnailHidden")
+            sink.key(literal: "thumbnailHidden")
             sink.write(bool: thumbnailHidden)
         }
         if let rect = thumbnailClippingRect {
-            sink.key("thumbnailClippingRect")
+            sink.key(literal: "thumbnailClippingRect")
             sink.beginObject()
             for (side, number) in [("x", rect.x), ("y", rect.y), ("width", rect.width), ("height", rect.height)] {
                 sink.key(side)
@@ -73,7 +73,7 @@ public struct AttachmentOptions: Sendable, Hashable, Codable, JSONWritable {
             sink.endObject()
         }
         if let thumbnailTime {
-            sink.key("thumbnailTime")
+            sink.key(literal: "thumbnailTime")
             sink.write(number: thumbnailTime)
         }
         sink.endObject()

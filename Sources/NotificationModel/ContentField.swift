@@ -37,6 +37,29 @@ public enum ContentField: String, Sendable, Hashable, CaseIterable {
     /// The names in SPEC order, as the result's `content` writes them.
     public static let names = allCases.map(\.rawValue)
 
+    /// The name (``rawValue``) fixed in the program, for the content's JSON keys.
+    @inlinable
+    public var literalName: StaticString {
+        switch self {
+        case .title: "title"
+        case .subtitle: "subtitle"
+        case .body: "body"
+        case .badge: "badge"
+        case .sound: "sound"
+        case .categoryIdentifier: "categoryIdentifier"
+        case .threadIdentifier: "threadIdentifier"
+        case .targetContentIdentifier: "targetContentIdentifier"
+        case .interruptionLevel: "interruptionLevel"
+        case .relevanceScore: "relevanceScore"
+        case .filterCriteria: "filterCriteria"
+        case .launchImageName: "launchImageName"
+        case .summaryArgument: "summaryArgument"
+        case .summaryArgumentCount: "summaryArgumentCount"
+        case .userInfo: "userInfo"
+        case .attachments: "attachments"
+        }
+    }
+
     /// Whether a script may assign the field.
     public var isReadOnly: Bool {
         self == .attachments

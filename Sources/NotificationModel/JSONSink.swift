@@ -39,6 +39,9 @@ public protocol JSONSink {
     mutating func beginObject()
     /// The key of the open object's next member; its value is written next.
     mutating func key(_ key: String)
+    /// ``key(_:)`` for a key fixed in the program (a shape's own member name): ASCII, with
+    /// nothing to escape. The text writer copies it as it is.
+    mutating func key(literal key: StaticString)
     /// Ends the object begun last.
     mutating func endObject()
 
@@ -55,6 +58,12 @@ public protocol JSONWritable {
 }
 
 extension JSONSink {
+    /// The key as any other (``key(_:)``).
+    @inlinable
+    public mutating func key(literal key: StaticString) {
+        self.key(key.withUTF8Buffer { String(decoding: $0, as: UTF8.self) })
+    }
+
     /// Writes `value` part by part, its objects' keys in `order` (``JSONKeyOrder/unordered``:
     /// as the dictionaries hold them).
     public mutating func write(_ value: JSONValue, order: JSONKeyOrder) {

@@ -34,7 +34,22 @@ public struct JSONWriter: JSONSink {
         enum Kind { case topLevel, array, object }
         let kind: Kind
         var count = 0
-        var key = ""
+        var key = Key.none
+
+        /// The key of an object's last member.
+        enum Key {
+            case none
+            case text(String)
+            case literal(StaticString)
+
+            var text: String {
+                switch self {
+                case .none: ""
+                case .text(let text): text
+                case .literal(let literal): literal.withUTF8Buffer { String(decoding: $0, as: UTF8.self) }
+                }
+            }
+        }
     }
 
     /// A writer with an empty text.
@@ -67,7 +82,7 @@ public struct JSONWriter: JSONSink {
         guard number.isFinite else {
             if failure == nil {
                 let levels = (outer + [top]).filter { $0.kind != .topLevel }
-                let place = JSONPath(levels.map { $0.kind == .array ? .index($0.count - 1) : .key($0.key) })
+                let place = JSONPath(levels.map { $0.kind == .array ? .index($0.count - 1) : .key($0.key.text) })
                 let at = place.components.isEmpty ? "" : " at \(place)"
                 failure = JSONError("cannot write \(number) as JSON\(at); JSON numbers must be finite")
             }
@@ -113,11 +128,22 @@ public struct JSONWriter: JSONSink {
     public mutating func key(_ key: String) {
         if top.count > 0 { unique().append(UInt8(ascii: ",")) }
         top.count += 1
-        top.key = key
+        top.key = .text(key)
         newline()
         writeString(key)
         // (a reference to the text held across writeString would make unique() copy it)
         if prettyPrinted { append(": ") } else { unique().append(UInt8(ascii: ":")) }
+    }
+
+    /// Writes a key fixed in the program as it is: it has nothing to escape.
+    public mutating func key(literal key: StaticString) {
+        if top.count > 0 { unique().append(UInt8(ascii: ",")) }
+        top.count += 1
+        top.key = .literal(key)
+        newline()
+        let text = unique()
+        key.withUTF8Buffer { text.appendQuoted($0) }
+        if prettyPrinted { Self.append(": ", to: text) } else { text.append(UInt8(ascii: ":")) }
     }
 
     /// Ends the object begun last.

@@ -74,16 +74,16 @@ public struct NotificationAttachment: Sendable, Hashable, Codable, JSONWritable 
     /// none is set.
     public func write(into sink: inout some JSONSink) {
         sink.beginObject()
-        sink.key("identifier")
+        sink.key(literal: "identifier")
         sink.write(string: identifier)
-        sink.key("type")
+        sink.key(literal: "type")
         sink.write(string: type)
-        sink.key("url")
+        sink.key(literal: "url")
         sink.write(string: url)
-        sink.key("size")
+        sink.key(literal: "size")
         sink.write(integer: Int64(size))
         if !options.isEmpty {
-            sink.key("options")
+            sink.key(literal: "options")
             options.write(into: &sink)
         }
         sink.endObject()

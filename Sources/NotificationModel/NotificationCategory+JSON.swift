@@ -71,22 +71,22 @@ extension NotificationCategory: JSONWritable {
     /// present; `intentIdentifiers` when not empty, the two texts when set.
     public func write(into sink: inout some JSONSink) {
         sink.beginObject()
-        sink.key("identifier")
+        sink.key(literal: "identifier")
         sink.write(string: identifier)
-        sink.key("actions")
+        sink.key(literal: "actions")
         sink.write(array: actions)
-        sink.key("options")
+        sink.key(literal: "options")
         sink.write(strings: options.map(\.rawValue))
         if !intentIdentifiers.isEmpty {
-            sink.key("intentIdentifiers")
+            sink.key(literal: "intentIdentifiers")
             sink.write(strings: intentIdentifiers)
         }
         if let hiddenPreviewsBodyPlaceholder {
-            sink.key("hiddenPreviewsBodyPlaceholder")
+            sink.key(literal: "hiddenPreviewsBodyPlaceholder")
             sink.write(string: hiddenPreviewsBodyPlaceholder)
         }
         if let categorySummaryFormat {
-            sink.key("categorySummaryFormat")
+            sink.key(literal: "categorySummaryFormat")
             sink.write(string: categorySummaryFormat)
         }
         sink.endObject()
@@ -98,23 +98,23 @@ extension NotificationAction: JSONWritable {
     /// `icon` only when set.
     public func write(into sink: inout some JSONSink) {
         sink.beginObject()
-        sink.key("identifier")
+        sink.key(literal: "identifier")
         sink.write(string: identifier)
-        sink.key("title")
+        sink.key(literal: "title")
         sink.write(string: title)
-        sink.key("options")
+        sink.key(literal: "options")
         sink.write(strings: options.map(\.rawValue))
         if let textInput {
-            sink.key("textInput")
+            sink.key(literal: "textInput")
             sink.beginObject()
-            sink.key("buttonTitle")
+            sink.key(literal: "buttonTitle")
             sink.write(string: textInput.buttonTitle)
-            sink.key("placeholder")
+            sink.key(literal: "placeholder")
             sink.write(string: textInput.placeholder)
             sink.endObject()
         }
         if let icon {
-            sink.key("icon")
+            sink.key(literal: "icon")
             icon.write(into: &sink)
         }
         sink.endObject()

@@ -6,7 +6,7 @@ extension NotificationContent: JSONWritable {
     public func write(into sink: inout some JSONSink) {
         sink.beginObject()
         for field in ContentField.allCases {
-            sink.key(field.rawValue)
+            sink.key(literal: field.literalName)
             write(field, into: &sink)
         }
         sink.endObject()

@@ -23,12 +23,12 @@ public enum NotificationSound: Sendable, Hashable, Codable, JSONWritable {
             sink.write(string: name)
         case .dictionary(let name, let critical, let volume):
             sink.beginObject()
-            sink.key("name")
+            sink.key(literal: "name")
             sink.write(string: name)
-            sink.key("critical")
+            sink.key(literal: "critical")
             sink.write(bool: critical)
             if let volume {
-                sink.key("volume")
+                sink.key(literal: "volume")
                 sink.write(number: volume)
             }
             sink.endObject()

@@ -11,6 +11,12 @@ import NotificationModel
             + #""userInfo":{},"attachments":[]}"#)
     }
 
+    @Test func eachFieldsLiteralNameIsItsName() {
+        for field in ContentField.allCases {
+            #expect("\(field.literalName)" == field.rawValue)
+        }
+    }
+
     @Test func everyFieldIsPresent() throws {
         let json = try JSONValue(jsonString: NotificationContent().jsonString())
         #expect(json.objectValue?.keys.sorted() == ContentField.names.sorted())

@@ -14,40 +14,40 @@ extension DeliveryResult: JSONWritable {
     func write(id: JSONValue?, into sink: inout some JSONSink) {
         sink.beginObject()
         if let id {
-            sink.key("id")
+            sink.key(literal: "id")
             sink.write(id)
         }
-        sink.key("outcome")
+        sink.key(literal: "outcome")
         sink.write(string: outcome.rawValue)
         if let reason {
-            sink.key("reason")
+            sink.key(literal: "reason")
             sink.beginObject()
-            sink.key("kind")
+            sink.key(literal: "kind")
             sink.write(string: reason.kind.rawValue)
-            sink.key("message")
+            sink.key(literal: "message")
             sink.write(string: reason.message)
             sink.endObject()
         }
         if suppressed {
-            sink.key("suppressed")
+            sink.key(literal: "suppressed")
             sink.write(bool: true)
         }
-        sink.key("content")
+        sink.key(literal: "content")
         content.write(into: &sink)
-        sink.key("logs")
+        sink.key(literal: "logs")
         sink.write(array: logs)
-        sink.key("stats")
+        sink.key(literal: "stats")
         sink.beginObject()
-        sink.key("cpuMs")
+        sink.key(literal: "cpuMs")
         sink.write(number: Self.rounded(stats.cpuMs))
-        sink.key("wallMs")
+        sink.key(literal: "wallMs")
         sink.write(number: Self.rounded(stats.wallMs))
-        sink.key("deliveredMs")
+        sink.key(literal: "deliveredMs")
         sink.write(number: Self.rounded(stats.deliveredMs))
-        sink.key("memoryPeakBytes")
+        sink.key(literal: "memoryPeakBytes")
         sink.write(integer: Int64(stats.memoryPeakBytes))
         sink.endObject()
-        sink.key("script")
+        sink.key(literal: "script")
         if let script { script.write(into: &sink) } else { sink.writeNull() }
         parts.writeMembers(into: &sink)
         sink.endObject()
@@ -82,9 +82,9 @@ extension ScriptIdentity: JSONWritable {
     /// Writes `{"version": N or null, "sha256": "…"}`.
     public func write(into sink: inout some JSONSink) {
         sink.beginObject()
-        sink.key("version")
+        sink.key(literal: "version")
         if let version { sink.write(integer: Int64(version)) } else { sink.writeNull() }
-        sink.key("sha256")
+        sink.key(literal: "sha256")
         sink.write(string: sha256)
         sink.endObject()
     }

@@ -32,12 +32,12 @@ public struct LogEntry: Sendable, Hashable, JSONWritable {
     /// set.
     public func write(into sink: inout some JSONSink) {
         sink.beginObject()
-        sink.key("level")
+        sink.key(literal: "level")
         sink.write(string: level.rawValue)
-        sink.key("message")
+        sink.key(literal: "message")
         sink.write(string: message)
         if let source {
-            sink.key("source")
+            sink.key(literal: "source")
             sink.write(string: source)
         }
         sink.endObject()

@@ -106,15 +106,17 @@ public final class ScriptDirectory: Sendable {
     /// the file has been looked at since is answered without a look (see
     /// ``script(for:arrivedAt:)``).
     func lookupStep(for app: String?, arrivedAt: ContinuousClock.Instant? = nil) -> Step {
-        guard let app, let path = filePath(for: app) else { return .ready(.missing) }
+        guard let app else { return .ready(.missing) }
+        // (An app with an entry has a name that can be a file in the folder.)
         if let arrivedAt, let known = state.withLock({ s -> ScriptLookup? in
-            guard let entry = s.entries[app], entry.settled, entry.pending == nil,
-                let seen = entry.observedAt, seen >= arrivedAt
+            guard let seen = s.entries[app]?.observedAt, seen >= arrivedAt, let entry = s.entries[app],
+                entry.settled, entry.pending == nil
             else { return nil }
             return entry.lookup
         }) {
             return .ready(known)
         }
+        guard let path = filePath(for: app) else { return .ready(.missing) }
         // Taken before the look: the look sees every change made before this moment.
         let looked = ContinuousClock.now
         let observed: FileStamp?

@@ -116,9 +116,9 @@ enum ServeLine {
     static func errorLine(id: JSONValue, message: String) -> [UInt8] {
         var writer = JSONWriter()
         writer.beginObject()
-        writer.key("id")
+        writer.key(literal: "id")
         writer.write(id)
-        writer.key("error")
+        writer.key(literal: "error")
         writer.write(string: message)
         writer.endObject()
         let line = writer.failure == nil ? writer.bytes : Array(#"{"id":null,"error":"the answer could not be written"}"#.utf8)

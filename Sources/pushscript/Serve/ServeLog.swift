@@ -34,7 +34,7 @@ final class ServeLog: Sendable {
         case .json:
             var writer = JSONWriter()
             writer.beginObject()
-            writer.key("event")
+            writer.key(literal: "event")
             writer.write(.string(name))
             for (key, value) in members {
                 writer.key(key)

@@ -35,11 +35,11 @@ package struct RegisteredCategories: ResultPart {
     package func writeMembers(into result: inout some JSONSink) {
         // plain loops: a part is written through its protocol, where a generic sequence of
         // the sink's would be looked up at every call
-        result.key("registeredCategories")
+        result.key(literal: "registeredCategories")
         result.beginArray()
         for category in categories { result.write(string: category.identifier) }
         result.endArray()
-        result.key("categories")
+        result.key(literal: "categories")
         result.beginArray()
         for category in categories { category.write(into: &result) }
         result.endArray()

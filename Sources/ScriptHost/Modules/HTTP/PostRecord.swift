@@ -38,23 +38,23 @@ public struct PostRecord: Sendable, Hashable, JSONWritable {
     /// fixture can match it as a subset.
     public func write(into sink: inout some JSONSink) {
         sink.beginObject()
-        sink.key("method")
+        sink.key(literal: "method")
         sink.write(string: method)
-        sink.key("url")
+        sink.key(literal: "url")
         sink.write(string: url)
-        sink.key("contentType")
+        sink.key(literal: "contentType")
         sink.write(string: contentType)
         if !headers.isEmpty {
-            sink.key("headers")
+            sink.key(literal: "headers")
             sink.write(.object(headers.mapValues(JSONValue.string)))
         }
-        sink.key("body")
+        sink.key(literal: "body")
         switch try? JSONValue(jsonData: Data(body.utf8)) {
         case let parsed? where parsed.arrayValue != nil || parsed.objectValue != nil: sink.write(parsed)
         default: sink.write(string: body)
         }
         if after {
-            sink.key("after")
+            sink.key(literal: "after")
             sink.write(bool: true)
         }
         sink.endObject()
@@ -71,7 +71,7 @@ package struct PostRecords: ResultPart {
 
     /// Writes `"posts": [...]`.
     package func writeMembers(into result: inout some JSONSink) {
-        result.key("posts")
+        result.key(literal: "posts")
         result.beginArray()
         for record in records { record.write(into: &result) }
         result.endArray()
