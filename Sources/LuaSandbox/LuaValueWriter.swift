@@ -46,8 +46,10 @@ package struct LuaValueWriter: Sendable, Hashable {
 
     /// Writes a string: the UTF-8 bytes of `string`.
     package mutating func write(string: String) {
-        var string = string
-        string.withUTF8 { write(bytes: $0) }
+        // In place for a native string: no copy of the string, so no reference to count.
+        if string.utf8.withContiguousStorageIfAvailable({ write(bytes: $0) }) != nil { return }
+        var copy = string
+        copy.withUTF8 { write(bytes: $0) }
     }
 
     /// Writes a string of these bytes (a Lua string need not be UTF-8).

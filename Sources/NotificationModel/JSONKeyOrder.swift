@@ -39,9 +39,8 @@ public struct JSONKeyOrder: Sendable, Hashable {
     /// Whether `a` comes before `b` among the keys written sorted: by their UTF-8 bytes.
     @usableFromInline
     static func precedes(_ a: String, _ b: String) -> Bool {
-        var a = a, b = b
-        return a.withUTF8 { x in
-            b.withUTF8 { y in
+        a.withUTF8Bytes { x in
+            b.withUTF8Bytes { y in
                 for i in 0..<min(x.count, y.count) where x[i] != y[i] { return x[i] < y[i] }
                 return x.count < y.count
             }

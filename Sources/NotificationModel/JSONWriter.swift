@@ -278,9 +278,8 @@ public struct JSONWriter: JSONSink {
     }
 
     private mutating func writeString(_ string: String) {
-        var string = string
         let text = unique()
-        string.withUTF8 { utf8 in
+        string.withUTF8Bytes { utf8 in
             if !Self.needsEscaping(utf8) {
                 text.appendQuoted(utf8)
                 return

@@ -50,46 +50,54 @@ public final class DeliverySession: Sendable {
     public func finished() async -> DeliveryResult { await completion.value() }
 
     /// Hands the content over: ``delivered()`` returns this from now on.
-    func deliver(_ result: DeliveryResult) { delivery.resolve(result) }
+    func deliver(_ result: consuming DeliveryResult) { delivery.resolve(ResultPromise.Box(result)) }
 
     /// Ends the request: ``finished()`` returns this from now on (and ``delivered()`` too, if
     /// nothing was handed over before).
-    func finish(_ result: DeliveryResult) {
-        delivery.resolve(result)
-        completion.resolve(result)
+    func finish(_ result: consuming DeliveryResult) {
+        let box = ResultPromise.Box(result)
+        delivery.resolve(box)
+        completion.resolve(box)
     }
 }
 
-/// A result that is given once and awaited by any number of tasks.
+/// A result that is given once and awaited by any number of tasks. It is kept in a box of
+/// its own, so that giving it to both of a session's promises copies none of its fields.
 final class ResultPromise: Sendable {
+    /// A result, shared by reference.
+    final class Box: Sendable {
+        let result: DeliveryResult
+        init(_ result: consuming DeliveryResult) { self.result = result }
+    }
+
     private struct State {
-        var result: DeliveryResult?
+        var box: Box?
         var waiting: [CheckedContinuation<DeliveryResult, Never>] = []
     }
 
     private let state = Mutex(State())
 
     /// Gives the result, unless one was given before.
-    func resolve(_ result: DeliveryResult) {
+    func resolve(_ box: Box) {
         let waiting = state.withLock { s -> [CheckedContinuation<DeliveryResult, Never>] in
-            guard s.result == nil else { return [] }
-            s.result = result
+            guard s.box == nil else { return [] }
+            s.box = box
             defer { s.waiting = [] }
             return s.waiting
         }
-        for continuation in waiting { continuation.resume(returning: result) }
+        for continuation in waiting { continuation.resume(returning: box.result) }
     }
 
     /// The result, once given.
     func value() async -> DeliveryResult {
-        if let result = state.withLock({ $0.result }) { return result }
+        if let box = state.withLock({ $0.box }) { return box.result }
         return await withCheckedContinuation { continuation in
-            let ready = state.withLock { s -> DeliveryResult? in
-                if let result = s.result { return result }
+            let ready = state.withLock { s -> Box? in
+                if let box = s.box { return box }
                 s.waiting.append(continuation)
                 return nil
             }
-            if let ready { continuation.resume(returning: ready) }
+            if let ready { continuation.resume(returning: ready.result) }
         }
     }
 }
