@@ -41,6 +41,10 @@ extension JSONValue {
         }
     }
 
+    /// How many members an object may have to be sorted by insertion (quadratic) on the stack;
+    /// a larger one is sorted in O(n log n).
+    @usableFromInline static var fewMembers: Int { 16 }
+
     /// The walk with every object's keys sorted (``JSONKeyOrder/sorted``), all the way down:
     /// no order is handed from level to level, and an object's members are sorted by their
     /// places in the dictionary (no pair is copied out).
@@ -55,11 +59,30 @@ extension JSONValue {
             sink.endArray()
         case .object(let object):
             sink.beginObject()
-            var places = Array(object.indices)
-            if places.count > 1 { places.sort { JSONKeyOrder.precedes(object[$0].key, object[$1].key) } }
-            for place in places {
-                sink.key(object[place].key)
-                object[place].value.write(sortedInto: &sink)
+            if object.count <= Self.fewMembers {
+                // Few members (most objects): sorted as they come, on the stack; no array made.
+                withUnsafeTemporaryAllocation(of: [String: JSONValue].Index.self, capacity: object.count) { places in
+                    var count = 0
+                    for place in object.indices {
+                        var at = count
+                        while at > 0, JSONKeyOrder.precedes(object[place].key, object[places[at - 1]].key) { at -= 1 }
+                        if at < count { (places.baseAddress! + at + 1).moveInitialize(from: places.baseAddress! + at, count: count - at) }
+                        (places.baseAddress! + at).initialize(to: place)
+                        count += 1
+                    }
+                    for place in places[..<count] {
+                        sink.key(object[place].key)
+                        object[place].value.write(sortedInto: &sink)
+                    }
+                    places.baseAddress?.deinitialize(count: count)
+                }
+            } else {
+                var places = Array(object.indices)
+                places.sort { JSONKeyOrder.precedes(object[$0].key, object[$1].key) }
+                for place in places {
+                    sink.key(object[place].key)
+                    object[place].value.write(sortedInto: &sink)
+                }
             }
             sink.endObject()
         }

@@ -123,6 +123,15 @@ import Testing
         #expect(try value.jsonString() == #"{"B":3,"_":6,"a":2,"aa":5,"b":1,"é":4}"#)
     }
 
+    @Test func manyKeysComeOutInTheOrderOfTheirBytes() throws {
+        var object: [String: JSONValue] = [:]
+        for n in 0..<300 { object["k\((n * 7919) % 1000)\(n % 3 == 0 ? "é" : "")"] = .integer(Int64(n)) }
+        let written = try JSONValue.object(object).jsonString()
+        let keys = object.keys.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+        let expected = "{" + keys.map { "\"\($0)\":\(object[$0]!.integerValue!)" }.joined(separator: ",") + "}"
+        #expect(written == expected)
+    }
+
     @Test func nestedObjectsAreSortedToo() throws {
         let value: JSONValue = ["z": ["y": 1, "x": [["d": 1, "c": 2]]], "a": []]
         #expect(try value.jsonString() == #"{"a":[],"z":{"x":[{"c":2,"d":1}],"y":1}}"#)
