@@ -56,6 +56,8 @@ public struct JSONWriter: JSONSink {
     public init(prettyPrinted: Bool = false) {
         self.prettyPrinted = prettyPrinted
         text = JSONText(capacity: 1024)
+        // room for the depth of a result (result, content, userInfo, aps, alert and more)
+        outer.reserveCapacity(8)
     }
 
     /// Writes `null`.
