@@ -101,10 +101,10 @@ extension ScriptHost {
             let delivery = DeliveryPlan.afterJob(outcome.end)
             let result = finish(run, delivery.reason, original: delivery.original, cost: outcome.cost)
             if let session = outcome.afterDelivery {
-                return (result, AfterDelivery(hosted: hosted, sandboxes: sandboxes, session: session, cost: outcome.cost))
+                return (consume result, AfterDelivery(hosted: hosted, sandboxes: sandboxes, session: session, cost: outcome.cost))
             }
             sandboxes.checkIn(hosted)
-            return (result, nil)
+            return (consume result, nil)
         case .notStarted:
             // It never ran: the sandbox is as it was.
             sandboxes.checkIn(hosted)
