@@ -31,47 +31,59 @@ enum APSValidator {
         }
     }
 
-    static let apsRules: [String: Rule] = [
-        "alert": .alert,
-        "badge": .nonNegativeInteger,
-        "sound": .sound,
-        "thread-id": .string,
-        "category": .string,
-        "target-content-id": .string,
-        "filter-criteria": .string,
-        "content-available": .integer,
-        "mutable-content": .integer,
-        "interruption-level": .interruptionLevel,
-        "relevance-score": .unitNumber,
-        "timestamp": .integer,
-        "stale-date": .integer,
-        "dismissal-date": .integer,
-        "event": .string,
-        "attributes-type": .string,
-        "content-state": .dictionary,
-        "attributes": .dictionary,
-    ]
+    /// The rule of a known `aps` key (a switch, which tells a key without hashing it).
+    static func apsRule(_ key: String) -> Rule? {
+        switch key {
+        case "alert": .alert
+        case "badge": .nonNegativeInteger
+        case "sound": .sound
+        case "thread-id": .string
+        case "category": .string
+        case "target-content-id": .string
+        case "filter-criteria": .string
+        case "content-available": .integer
+        case "mutable-content": .integer
+        case "interruption-level": .interruptionLevel
+        case "relevance-score": .unitNumber
+        case "timestamp": .integer
+        case "stale-date": .integer
+        case "dismissal-date": .integer
+        case "event": .string
+        case "attributes-type": .string
+        case "content-state": .dictionary
+        case "attributes": .dictionary
+        default: nil
+        }
+    }
 
-    static let alertRules: [String: Rule] = [
-        "title": .string,
-        "subtitle": .string,
-        "body": .string,
-        "launch-image": .string,
-        "title-loc-key": .string,
-        "subtitle-loc-key": .string,
-        "loc-key": .string,
-        "title-loc-args": .stringArray,
-        "subtitle-loc-args": .stringArray,
-        "loc-args": .stringArray,
-        "summary-arg": .string,
-        "summary-arg-count": .integer,
-    ]
+    /// The rule of a known `aps.alert` key.
+    static func alertRule(_ key: String) -> Rule? {
+        switch key {
+        case "title": .string
+        case "subtitle": .string
+        case "body": .string
+        case "launch-image": .string
+        case "title-loc-key": .string
+        case "subtitle-loc-key": .string
+        case "loc-key": .string
+        case "title-loc-args": .stringArray
+        case "subtitle-loc-args": .stringArray
+        case "loc-args": .stringArray
+        case "summary-arg": .string
+        case "summary-arg-count": .integer
+        default: nil
+        }
+    }
 
-    static let soundRules: [String: Rule] = [
-        "critical": .criticalFlag,
-        "name": .string,
-        "volume": .unitNumber,
-    ]
+    /// The rule of a known `aps.sound` key.
+    static func soundRule(_ key: String) -> Rule? {
+        switch key {
+        case "critical": .criticalFlag
+        case "name": .string
+        case "volume": .unitNumber
+        default: nil
+        }
+    }
 
     /// Checks `aps` and its known keys, in the order of their names.
     static func validate(_ payload: [String: JSONValue]) throws(PayloadError) {
@@ -83,24 +95,24 @@ enum APSValidator {
         }
         // Most payloads are valid: a pass in any order says so; only a payload with a problem
         // is walked in key order, so that the problem named is always the same one.
-        if passes(members, rules: apsRules) { return }
-        try check(members, rules: apsRules, path: "aps")
+        if passes(members, rules: apsRule) { return }
+        try check(members, rules: apsRule, path: "aps")
     }
 
     /// Whether every member with a rule keeps it (nested alert and sound dictionaries too).
-    private static func passes(_ members: [String: JSONValue], rules: [String: Rule]) -> Bool {
+    private static func passes(_ members: [String: JSONValue], rules: (String) -> Rule?) -> Bool {
         for (key, value) in members {
-            guard let rule = rules[key] else { continue }
+            guard let rule = rules(key) else { continue }
             switch rule {
             case .alert:
                 if case .object(let nested) = value {
-                    guard passes(nested, rules: alertRules) else { return false }
+                    guard passes(nested, rules: alertRule) else { return false }
                 } else if value.stringValue == nil {
                     return false
                 }
             case .sound:
                 if case .object(let nested) = value {
-                    guard nested["name"] != nil, passes(nested, rules: soundRules) else { return false }
+                    guard nested["name"] != nil, passes(nested, rules: soundRule) else { return false }
                 } else if value.stringValue == nil {
                     return false
                 }
@@ -113,11 +125,11 @@ enum APSValidator {
 
     /// Checks the known keys of `members` in the order of their names; a key's path
     /// (`aps.alert.title`) is written only for a message or a nested dictionary.
-    private static func check(_ members: [String: JSONValue], rules: [String: Rule], path: @autoclosure () -> String) throws(PayloadError) {
+    private static func check(_ members: [String: JSONValue], rules: (String) -> Rule?, path: @autoclosure () -> String) throws(PayloadError) {
         var known: [(key: String, rule: Rule, value: JSONValue)] = []
         known.reserveCapacity(members.count)
         for (key, value) in members {
-            if let rule = rules[key] { known.append((key, rule, value)) }
+            if let rule = rules(key) { known.append((key, rule, value)) }
         }
         if known.count > 1 { known.sort { $0.key < $1.key } }
         for member in known {
@@ -146,7 +158,7 @@ enum APSValidator {
             valid = value.stringValue.flatMap(InterruptionLevel.init(rawValue:)) != nil
         case .alert:
             if case .object(let members) = value {
-                try check(members, rules: alertRules, path: "\(parent()).\(key)")
+                try check(members, rules: alertRule, path: "\(parent()).\(key)")
             }
             valid = value.stringValue != nil || value.objectValue != nil
         case .sound:
@@ -154,7 +166,7 @@ enum APSValidator {
                 guard members["name"] != nil else {
                     throw PayloadError(.invalidValue, "\(parent()).\(key).name must be a string")
                 }
-                try check(members, rules: soundRules, path: "\(parent()).\(key)")
+                try check(members, rules: soundRule, path: "\(parent()).\(key)")
             }
             valid = value.stringValue != nil || value.objectValue != nil
         }

@@ -16,14 +16,6 @@ enum ServeLine {
     /// Not a valid request: the id to answer under (null when unreadable) and why.
     case invalid(id: JSONValue, message: String)
 
-    /// Whether `key` is one a request may have (told without hashing it).
-    private static func isRequestKey(_ key: String) -> Bool {
-        switch key {
-        case "id", "app", "payload", "locales", "expireMs", "identifier": true
-        default: false
-        }
-    }
-
     /// Reads a line. `defaultApp` (`--app`) is used when the request names no app, and
     /// `defaultExpiry` (`--expire-ms`) when it gives no `expireMs`.
     static func parse(_ line: [UInt8], defaultApp: String?, defaultExpiry: Duration? = nil) -> ServeLine {
@@ -40,12 +32,28 @@ enum ServeLine {
         guard case .object(let object) = value else {
             return .invalid(id: .null, message: "a request must be a JSON object with id, app and payload, not \(article(value.kindName))")
         }
-        let id = object["id"] ?? .null
-        if object.keys.contains(where: { !isRequestKey($0) }), let unknown = object.keys.filter({ !isRequestKey($0) }).sorted().first {
+        // One pass over the members, each told by a switch (no key hashed); of several unknown
+        // keys the first in sorted order is named, so that the message is always the same.
+        var id = JSONValue.null
+        var appValue: JSONValue?, payloadValue: JSONValue?, localesValue: JSONValue?
+        var identifierValue: JSONValue?, expireValue: JSONValue?
+        var unknown: String?
+        for (key, member) in object {
+            switch key {
+            case "id": id = member
+            case "app": appValue = member
+            case "payload": payloadValue = member
+            case "locales": localesValue = member
+            case "expireMs": expireValue = member
+            case "identifier": identifierValue = member
+            default: if unknown.map({ key < $0 }) ?? true { unknown = key }
+            }
+        }
+        if let unknown {
             return .invalid(id: id, message: "unknown key '\(unknown)'; a request has id, app, payload, locales, expireMs and identifier")
         }
         let app: String
-        switch object["app"] {
+        switch appValue {
         case .string(let name) where !name.isEmpty:
             app = name
         case nil where defaultApp != nil:
@@ -55,7 +63,7 @@ enum ServeLine {
         default:
             return .invalid(id: id, message: "app must be a non-empty string: the app's bundle identifier")
         }
-        guard let payloadValue = object["payload"] else {
+        guard let payloadValue else {
             return .invalid(id: id, message: "payload is missing; give the APNs payload as a JSON object")
         }
         let payload: Payload
@@ -64,7 +72,7 @@ enum ServeLine {
             return .invalid(id: id, message: error.message)
         }
         var locales: [String]?
-        if let given = object["locales"] {
+        if let given = localesValue {
             let tags = given.arrayValue?.compactMap(\.stringValue)
             guard let tags, tags.count == given.arrayValue?.count else {
                 return .invalid(id: id, message: #"locales must be a list of language tags such as ["de-DE", "en"]"#)
@@ -72,13 +80,13 @@ enum ServeLine {
             locales = tags.isEmpty ? nil : tags
         }
         var identifier: String?
-        switch object["identifier"] {
+        switch identifierValue {
         case nil: break
         case .string(let text) where !text.isEmpty: identifier = text
         default: return .invalid(id: id, message: "identifier must be a non-empty string: the request's apns-id")
         }
         var expiry = defaultExpiry
-        if let given = object["expireMs"] {
+        if let given = expireValue {
             guard let ms = given.integerValue, let parsed = NotificationRequest.expiry(milliseconds: ms) else {
                 return .invalid(id: id, message: "expireMs must be \(NotificationRequest.expiryRange)")
             }
