@@ -46,7 +46,7 @@ package struct SandboxExecutor: Sendable {
     /// Runs `body` with the sandbox on a Lua thread and returns what it returned, or
     /// ``JobOutcome/abandoned`` when it was not back by `deadline` plus `grace`, or
     /// ``JobOutcome/notStarted`` when the deadline came before a thread was free to start it.
-    package func run<Value: Sendable>(
+    package nonisolated(nonsending) func run<Value: Sendable>(
         _ sandbox: LuaSandbox,
         deadline: Deadline?,
         grace: Duration = .milliseconds(50),
@@ -63,7 +63,7 @@ package struct SandboxExecutor: Sendable {
     ///
     /// A job still waiting for a thread when its deadline comes (or when `control` expires) is
     /// answered ``JobOutcome/notStarted`` at once and never runs: the sandbox was not touched.
-    package func run<Value: Sendable>(
+    package nonisolated(nonsending) func run<Value: Sendable>(
         _ sandbox: LuaSandbox,
         deadline: Deadline?,
         grace: Duration = .milliseconds(50),

@@ -89,7 +89,7 @@ final class ResultPromise: Sendable {
     }
 
     /// The result, once given.
-    func value() async -> DeliveryResult {
+    nonisolated(nonsending) func value() async -> DeliveryResult {
         if let box = state.withLock({ $0.box }) { return box.result }
         return await withCheckedContinuation { continuation in
             let ready = state.withLock { s -> Box? in

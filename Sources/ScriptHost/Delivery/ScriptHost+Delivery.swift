@@ -26,7 +26,7 @@ extension ScriptHost {
     }
 
     /// Runs a request in the awaiting task, expiring it when that task is cancelled.
-    func deliver(_ request: NotificationRequest, _ source: ScriptSource, answers: RequestAnswers?) async -> DeliveryResult {
+    nonisolated(nonsending) func deliver(_ request: NotificationRequest, _ source: ScriptSource, answers: RequestAnswers?) async -> DeliveryResult {
         let session = makeSession(request, answers: answers)
         return await withTaskCancellationHandler {
             await perform(session, request, source)
@@ -46,7 +46,7 @@ extension ScriptHost {
     /// over; then runs `afterDelivery` as a second job in the same state when the script
     /// defines it, and finishes the session. ``DeliveryPlan`` decides what follows how the
     /// first job ended.
-    func perform(_ session: DeliverySession, _ request: NotificationRequest, _ source: ScriptSource) async {
+    nonisolated(nonsending) func perform(_ session: DeliverySession, _ request: NotificationRequest, _ source: ScriptSource) async {
         let run = session.run
         let runtime = runtime(for: run.app)
         runtime.categories.declare(request.categories)
@@ -68,7 +68,7 @@ extension ScriptHost {
 
     /// Runs the script's request job and returns what is delivered, with what `afterDelivery`
     /// runs in when it is to run.
-    private func runScript(_ run: RequestRun, _ runtime: AppRuntime, _ lookup: ScriptLookup) async -> (DeliveryResult, AfterDelivery?) {
+    nonisolated(nonsending) private func runScript(_ run: RequestRun, _ runtime: AppRuntime, _ lookup: ScriptLookup) async -> (DeliveryResult, AfterDelivery?) {
         let script: Script
         switch lookup {
         case .missing:

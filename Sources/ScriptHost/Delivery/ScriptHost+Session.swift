@@ -48,7 +48,7 @@ extension ScriptHost {
     /// or the system's time: a new or changed file is checked on a Lua thread first, and when
     /// every Lua thread is held by stuck jobs no check can run, so the request falls back at
     /// once.
-    func lookUp(_ app: String?, in directory: ScriptDirectory, for run: RequestRun, arrivedAt: ContinuousClock.Instant? = nil) async -> Lookup {
+    nonisolated(nonsending) func lookUp(_ app: String?, in directory: ScriptDirectory, for run: RequestRun, arrivedAt: ContinuousClock.Instant? = nil) async -> Lookup {
         let reload: Task<ScriptLookup, Never>
         let file: String
         switch directory.lookupStep(for: app, arrivedAt: arrivedAt) {

@@ -7,4 +7,10 @@ extension ScriptHost {
     public func deliver(_ request: NotificationRequest, from directory: ScriptDirectory) async -> DeliveryResult {
         await deliver(request, .directory(directory), answers: nil)
     }
+
+    /// ``deliver(_:from:)`` in the caller's isolation, for a caller already on the host's
+    /// ``deliveryExecutor`` (`serve`'s lanes): no executor is switched to on the way in or out.
+    package nonisolated(nonsending) func deliverInPlace(_ request: NotificationRequest, from directory: ScriptDirectory) async -> DeliveryResult {
+        await deliver(request, .directory(directory), answers: nil)
+    }
 }

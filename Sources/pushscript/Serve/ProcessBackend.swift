@@ -60,7 +60,7 @@ final class ProcessBackend: ServeBackend {
     /// How many workers were replaced so far.
     var replacedCount: Int { replaced.load(ordering: .relaxed) }
 
-    func serve(_ accepted: AcceptedRequest, _ request: NotificationRequest, id: JSONValue) async -> ServedAnswer {
+    nonisolated(nonsending) func serve(_ accepted: AcceptedRequest, _ request: NotificationRequest, id: JSONValue) async -> ServedAnswer {
         let slot = slots[Self.slot(of: accepted.app, among: slots.count)]
         let number = nextNumber.add(1, ordering: .relaxed).newValue
         let limits = request.limits ?? self.limits

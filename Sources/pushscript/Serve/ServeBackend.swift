@@ -16,7 +16,7 @@ struct ServedAnswer: Sendable {
 protocol ServeBackend: Sendable {
     /// Delivers one request (`accepted`, read as `request` with `id`) and makes its answer;
     /// always returns, by the request's deadline (plus `bestAttempt`'s time and a small grace).
-    func serve(_ accepted: AcceptedRequest, _ request: NotificationRequest, id: JSONValue) async -> ServedAnswer
+    nonisolated(nonsending) func serve(_ accepted: AcceptedRequest, _ request: NotificationRequest, id: JSONValue) async -> ServedAnswer
     /// The executor the lanes prefer (the one deliveries run on), if any.
     var laneExecutor: (any TaskExecutor)? { get }
     /// Lua threads and worker processes held now.
@@ -42,12 +42,12 @@ struct ThreadBackend: ServeBackend {
     /// Called after each answer (a worker process ends itself when a Lua thread is stuck).
     let answered: @Sendable () -> Void
 
-    func serve(_ accepted: AcceptedRequest, _ request: NotificationRequest, id: JSONValue) async -> ServedAnswer {
+    nonisolated(nonsending) func serve(_ accepted: AcceptedRequest, _ request: NotificationRequest, id: JSONValue) async -> ServedAnswer {
         defer { answered() }
         let result = if let installed {
             await host.deliver(request, from: installed)
         } else {
-            await host.deliver(request, from: scripts)
+            await host.deliverInPlace(request, from: scripts)
         }
         // Kept before it is written: a written answer's files are counted.
         retention?.keep(result)

@@ -84,7 +84,7 @@ final class ServeIntake: Sendable {
     /// The next thing for lane `lane` to do: a request to serve (a request of an app another
     /// lane serves is queued for that lane, and reading goes on), an error answer, or the end.
     /// `beforeWaiting` is called before the lane waits for input or for room in the window.
-    func take(lane: Int = 0, beforeWaiting: () -> Void = {}) async -> Taken {
+    nonisolated(nonsending) func take(lane: Int = 0, beforeWaiting: () -> Void = {}) async -> Taken {
         while true {
             let step = state.withLock { s in nextStep(&s, lane: lane) }
             if case .taken = step {} else { beforeWaiting() }

@@ -32,7 +32,7 @@ struct ServeLoop: Sendable {
         output.finish()
     }
 
-    private func lane(_ index: Int) async {
+    nonisolated(nonsending) private func lane(_ index: Int) async {
         let counts = metrics.lane()
         while true {
             // Answers ready are written before the lane waits.
@@ -59,7 +59,7 @@ struct ServeLoop: Sendable {
         output.put(index, tag.isEmpty ? line : tag + line, cost: cost)
     }
 
-    private func serve(_ accepted: AcceptedRequest, _ counts: ServeMetrics.Lane) async {
+    nonisolated(nonsending) private func serve(_ accepted: AcceptedRequest, _ counts: ServeMetrics.Lane) async {
         let id: JSONValue
         let notification: NotificationRequest
         switch ServeLine.parse(accepted.line, defaultApp: defaultApp, defaultExpiry: defaultExpiry) {
