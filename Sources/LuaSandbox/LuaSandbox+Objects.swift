@@ -60,7 +60,13 @@ extension LuaSandbox {
     package func setSlot(_ slot: Int, of object: LuaReference, writing write: (inout LuaValueWriter) -> Void) -> Bool {
         var writer = LuaValueWriter()
         write(&writer)
-        return writer.bytes.withUnsafeBufferPointer {
+        return setSlot(slot, of: object, encoded: writer)
+    }
+
+    /// Stores `value`, written beforehand, in slot `slot` (0-based) of `object`, as
+    /// ``setSlot(_:of:writing:)`` stores what it writes.
+    package func setSlot(_ slot: Int, of object: LuaReference, encoded value: LuaValueWriter) -> Bool {
+        value.bytes.withUnsafeBufferPointer {
             pss_object_set_slot_encoded(context, object.ref, Int32(slot + 1), $0.baseAddress, $0.count)
         } == Int32(PSS_OK.rawValue)
     }

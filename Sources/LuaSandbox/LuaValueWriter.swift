@@ -34,14 +34,12 @@ package struct LuaValueWriter: Sendable, Hashable {
 
     /// Writes an integer.
     package mutating func write(integer: Int64) {
-        tag(PSS_TAG_INTEGER)
-        raw(integer)
+        tagged(PSS_TAG_INTEGER, integer)
     }
 
     /// Writes a float.
     package mutating func write(number: Double) {
-        tag(PSS_TAG_FLOAT)
-        raw(number)
+        tagged(PSS_TAG_FLOAT, number)
     }
 
     /// Writes a string: the UTF-8 bytes of `string`.
@@ -54,43 +52,68 @@ package struct LuaValueWriter: Sendable, Hashable {
 
     /// Writes a string of these bytes (a Lua string need not be UTF-8).
     package mutating func write(bytes string: some Collection<UInt8>) {
+        if string.withContiguousStorageIfAvailable({ write(contiguous: $0) }) != nil { return }
         tag(PSS_TAG_STRING)
         raw(UInt32(string.count))
         bytes.append(contentsOf: string)
     }
 
+    /// Writes a string of these bytes, as ``write(bytes:)-(some Collection<UInt8>)`` does,
+    /// without going through a generic collection (a reader's buffer, from another module).
+    package mutating func write(bytes string: UnsafeBufferPointer<UInt8>) {
+        write(contiguous: string)
+    }
+
+    /// Writes a string from contiguous bytes: a short one with its tag and length in one
+    /// append (each append checks the buffer's capacity and that it is not shared).
+    private mutating func write(contiguous string: UnsafeBufferPointer<UInt8>) {
+        let count = string.count
+        guard count <= Self.shortString, let source = string.baseAddress else {
+            tag(PSS_TAG_STRING)
+            raw(UInt32(count))
+            bytes.append(contentsOf: string)
+            return
+        }
+        withUnsafeTemporaryAllocation(byteCount: Self.shortString + 5, alignment: 1) { buffer in
+            let base = buffer.baseAddress!
+            base.storeBytes(of: PSS_TAG_STRING.byte, as: UInt8.self)
+            base.storeBytes(of: UInt32(count), toByteOffset: 1, as: UInt32.self)
+            (base + 5).copyMemory(from: source, byteCount: count)
+            bytes.append(contentsOf: UnsafeRawBufferPointer(start: base, count: count + 5))
+        }
+    }
+
+    /// The longest string ``write(contiguous:)`` copies beside its tag before appending.
+    private static let shortString = 123
+
     /// Begins a table made from a list (a JSON array): `count` values follow.
     package mutating func beginArray(count: Int) {
-        tag(PSS_TAG_ARRAY)
-        raw(UInt32(count))
+        tagged(PSS_TAG_ARRAY, UInt32(count))
     }
 
     /// Begins a table of `count` pairs: a key and a value each follow.
     package mutating func beginTable(count: Int) {
-        tag(PSS_TAG_TABLE)
-        raw(UInt32(count))
+        tagged(PSS_TAG_TABLE, UInt32(count))
     }
 
     /// Begins a list whose count is given when it is whole (``setCount(_:at:)`` with the place
     /// returned), for a writer that learns the count as it writes.
     package mutating func beginArray() -> Int {
-        tag(PSS_TAG_ARRAY)
-        let place = bytes.count
-        raw(UInt32(0))
+        let place = bytes.count + 1
+        tagged(PSS_TAG_ARRAY, UInt32(0))
         return place
     }
 
     /// Begins a table of pairs whose count is given when it is whole, as ``beginArray()``.
     package mutating func beginTable() -> Int {
-        tag(PSS_TAG_TABLE)
-        let place = bytes.count
-        raw(UInt32(0))
+        let place = bytes.count + 1
+        tagged(PSS_TAG_TABLE, UInt32(0))
         return place
     }
 
     /// Writes the count of the list or table begun at `place`.
     package mutating func setCount(_ count: Int, at place: Int) {
-        withUnsafeBytes(of: UInt32(count)) { bytes.replaceSubrange(place..<place + 4, with: $0) }
+        bytes.withUnsafeMutableBytes { $0.storeBytes(of: UInt32(count), toByteOffset: place, as: UInt32.self) }
     }
 
     /// Writes a tag byte.
@@ -99,5 +122,16 @@ package struct LuaValueWriter: Sendable, Hashable {
     /// Writes `value`'s bytes in native order.
     mutating func raw<T>(_ value: T) {
         withUnsafeBytes(of: value) { bytes.append(contentsOf: $0) }
+    }
+
+    /// Writes a tag and `value`'s bytes in native order, in one append.
+    @inline(__always)
+    mutating func tagged<T: BitwiseCopyable>(_ tag: pss_tag, _ value: T) {
+        withUnsafeTemporaryAllocation(byteCount: MemoryLayout<T>.size + 1, alignment: 1) { buffer in
+            let base = buffer.baseAddress!
+            base.storeBytes(of: tag.byte, as: UInt8.self)
+            base.storeBytes(of: value, toByteOffset: 1, as: T.self)
+            bytes.append(contentsOf: UnsafeRawBufferPointer(buffer))
+        }
     }
 }

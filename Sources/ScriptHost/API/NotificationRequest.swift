@@ -42,6 +42,11 @@ public struct NotificationRequest: Sendable {
     /// script file looked at since then and found unchanged is not looked at again for it; nil,
     /// the file is looked at for this request.
     package var arrivedAt: ContinuousClock.Instant?
+    /// ``payload``'s `userInfo` in the bridge's format, made as its line was read (`serve`,
+    /// ``RequestLineBuilder``), with the dictionary it encodes: what the script's
+    /// `content.userInfo` is made from while the content's `userInfo` is that dictionary. Nil:
+    /// it is written from the dictionary.
+    package var userInfoEncoding: UserInfoEncoding?
 
     /// A request for a payload.
     public init(

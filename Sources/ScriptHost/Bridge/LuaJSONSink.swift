@@ -12,6 +12,8 @@ struct LuaJSONSink: JSONSink {
 
     init(writer: LuaValueWriter) {
         self.writer = writer
+        // room for a payload's usual nesting, so that the stack is allocated once
+        open.reserveCapacity(8)
     }
 
     /// Writes `value` into `writer` as one Lua value.
@@ -47,6 +49,12 @@ struct LuaJSONSink: JSONSink {
         writer.write(string: string)
     }
 
+    /// Writes a string given as its UTF-8 bytes (a reader's, before a `String` is made).
+    mutating func write(utf8: UnsafeBufferPointer<UInt8>) {
+        element()
+        writer.write(bytes: utf8)
+    }
+
     mutating func write(_ value: JSONValue, order: JSONKeyOrder) {
         value.write(into: &self, order: .unordered)
     }
@@ -69,6 +77,12 @@ struct LuaJSONSink: JSONSink {
     mutating func key(_ key: String) {
         open[open.count - 1].count += 1
         writer.write(string: key)
+    }
+
+    /// An object's key given as its UTF-8 bytes, as ``write(utf8:)`` writes a string.
+    mutating func key(utf8: UnsafeBufferPointer<UInt8>) {
+        open[open.count - 1].count += 1
+        writer.write(bytes: utf8)
     }
 
     mutating func endObject() {

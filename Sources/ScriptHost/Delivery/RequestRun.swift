@@ -33,6 +33,9 @@ final class RequestRun: Sendable {
     let postPolicy: PostPolicy
     /// The media directory `content:attach{path = …}` reads: the request's, else the host's.
     let mediaDirectory: URL?
+    /// The payload's `userInfo` in the bridge's format, with the dictionary it encodes
+    /// (``NotificationRequest/userInfoEncoding``), when the request came with it.
+    let userInfoEncoding: UserInfoEncoding?
     /// Ends the current phase of the request's job from outside (``expire()``).
     let control = JobControl()
     /// Where request folders for downloads and attachments go.
@@ -75,8 +78,9 @@ final class RequestRun: Sendable {
         identifier: String, app: String?, locales: [String], limits: ScriptLimits, content: NotificationContent,
         keys: [String: [UInt8]], answers: RequestAnswers? = nil, attachmentRoot: URL, allowHTTPHosts: Set<String> = [],
         allowPostHosts: Set<String> = [], mediaDirectory: URL? = nil,
-        expiry: Duration? = nil
+        expiry: Duration? = nil, userInfoEncoding: UserInfoEncoding? = nil
     ) {
+        self.userInfoEncoding = userInfoEncoding
         self.identifier = identifier
         self.app = app
         // `request.locales` is `{"en"}` when the host is told none.

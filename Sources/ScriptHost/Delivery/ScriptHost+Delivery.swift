@@ -144,7 +144,8 @@ extension ScriptHost {
             allowHTTPHosts: request.httpHosts(host: services.configuration.allowHTTPHosts),
             allowPostHosts: request.postHosts(host: services.configuration.allowPostHosts),
             mediaDirectory: request.mediaDirectory ?? services.configuration.mediaDirectory,
-            expiry: request.expiry)
+            expiry: request.expiry,
+            userInfoEncoding: request.userInfoEncoding)
         for warning in request.payload.warnings { run.log(.warn, warning, host: true) }
         return run
     }

@@ -21,9 +21,10 @@ enum ServeLine {
     static func parse(_ line: [UInt8], defaultApp: String?, defaultExpiry: Duration? = nil) -> ServeLine {
         let value: JSONValue
         let payloadSize: Int?
+        let builder: RequestLineBuilder
         switch read(line) {
-        case .success((let read, false, let size)):
-            (value, payloadSize) = (read, size)
+        case .success((let read, false, let built)):
+            (value, payloadSize, builder) = (read, built.sentSize, built)
         case .success((let read, true, _)):
             return .invalid(id: read.objectValue?["id"] ?? .null, message: "the line nests arrays and objects deeper than \(JSONValue.maximumDepth) levels; give a flatter request")
         case .failure(let error):
@@ -92,19 +93,20 @@ enum ServeLine {
             }
             expiry = parsed
         }
-        return .request(id: id, NotificationRequest(payload: payload, app: app, identifier: identifier, locales: locales, expiry: expiry))
+        var request = NotificationRequest(payload: payload, app: app, identifier: identifier, locales: locales, expiry: expiry)
+        builder.givePayloadEncoding(to: &request)
+        return .request(id: id, request)
     }
 
     /// The line's JSON, read once, on past parts nested too deeply (whether there were some
     /// comes with it), so that such a line can still be answered under its `id` (an `id` that
-    /// had such a part is left out); and the size as sent of its `payload`, measured in the
-    /// same read.
-    private static func read(_ line: [UInt8]) -> Result<(JSONValue, Bool, Int?), JSONReadError> {
+    /// had such a part is left out); the size as sent of its `payload`, measured in the same
+    /// read; and the payload in the bridge's format, written in the same read.
+    private static func read(_ line: [UInt8]) -> Result<(JSONValue, Bool, RequestLineBuilder), JSONReadError> {
         line.withUnsafeBufferPointer { bytes in
-            var builder = JSONValue.Builder(measuring: "payload")
             do throws(JSONReadError) {
-                let read = try JSONScanner.readSkippingTooDeep(bytes, into: &builder, maximumDepth: JSONValue.maximumDepth)
-                return .success((read.value, read.skippedTooDeep, builder.sentSize))
+                let read = try RequestLineBuilder.read(bytes, maximumDepth: JSONValue.maximumDepth)
+                return .success((read.value, read.skippedTooDeep, read.builder))
             } catch {
                 return .failure(error)
             }

@@ -184,7 +184,13 @@ final class ContentModule: ScriptModule {
         let sandbox = host.sandbox
         guard let contentClass, let object = sandbox.makeObject(of: contentClass, id: 1) else { return nil }
         let userInfo = run.read { $0.userInfo }
-        guard sandbox.setSlot(0, of: object, writing: { LuaJSONSink.write(.object(userInfo), into: &$0) }) else {
+        // the payload's encoding, made as its line was read, while the content's is the payload's
+        let stored = if let encoded = run.userInfoEncoding?.bytes(for: userInfo) {
+            sandbox.setSlot(0, of: object, encoded: encoded)
+        } else {
+            sandbox.setSlot(0, of: object, writing: { LuaJSONSink.write(.object(userInfo), into: &$0) })
+        }
+        guard stored else {
             sandbox.release(object)
             return nil
         }
