@@ -90,6 +90,10 @@ struct LuaJSONSink: JSONSink {
         writer.setCount(table.count, at: table.place)
     }
 
+    /// The members written so far into the object begun last (its keys), or the elements into
+    /// the list begun last; nil when none is open.
+    var openCount: Int? { open.last?.count }
+
     /// Counts a value written into the open list (an object's members are counted by key).
     private mutating func element() {
         let last = open.count - 1

@@ -6,9 +6,11 @@ import NotificationModel
 /// `userInfo` a script is given, without a second walk of the payload's dictionaries for it.
 ///
 /// `serve` reads its lines with it and hands ``payloadEncoding`` on with the request
-/// (``NotificationRequest/userInfoEncoding``). The encoding keeps the text's order and every
-/// member the text has: of a repeated key the Lua table keeps the last value, as the dictionary
-/// does. Of a repeated `payload` member, the last is encoded, as the dictionary keeps it.
+/// (``NotificationRequest/userInfoEncoding``). The encoding keeps the text's order. A payload
+/// with an object whose dictionary holds fewer members than its text wrote — a key written
+/// twice, or two keys `String` holds equal though their bytes differ (`"é"` and `"e\u0301"`),
+/// which Lua keeps apart — gives no encoding: it is written from the dictionary, as any
+/// request's is. Of a repeated `payload` member, the last is encoded, as the dictionary keeps it.
 package struct RequestLineBuilder: JSONBuilder {
     private var values: JSONValue.Builder
     /// The payload being written, while it is.
@@ -19,6 +21,8 @@ package struct RequestLineBuilder: JSONBuilder {
     private var payloadIsNext = false
     /// Whether the payload being written is an object (only an object is a `userInfo`).
     private var payloadIsObject = false
+    /// Whether an object in the payload merged members in its dictionary (see above).
+    private var payloadMerged = false
     /// The top-level `payload` member in the bridge's format, once read: nil when there is
     /// none or it is not an object.
     package private(set) var payloadEncoding: UserInfoEncoding?
@@ -131,6 +135,7 @@ package struct RequestLineBuilder: JSONBuilder {
 
     package mutating func endObject(_ object: [String: JSONValue]) -> JSONValue {
         depth -= 1
+        if let written = sink?.openCount, written != object.count { payloadMerged = true }
         sink?.endObject()
         endValue(object)
         return values.endObject(object)
@@ -142,6 +147,7 @@ package struct RequestLineBuilder: JSONBuilder {
         guard payloadIsNext, depth == 1 else { return }
         payloadIsNext = false
         payloadIsObject = false
+        payloadMerged = false
         payloadEncoding = nil
         sink = LuaJSONSink(writer: LuaValueWriter(capacity: 512))
     }
@@ -151,6 +157,6 @@ package struct RequestLineBuilder: JSONBuilder {
     private mutating func endValue(_ object: [String: JSONValue]? = nil) {
         guard depth == 1, let finished = sink else { return }
         sink = nil
-        if payloadIsObject, let object { payloadEncoding = UserInfoEncoding(userInfo: object, bytes: finished.writer) }
+        if payloadIsObject, !payloadMerged, let object { payloadEncoding = UserInfoEncoding(userInfo: object, bytes: finished.writer) }
     }
 }

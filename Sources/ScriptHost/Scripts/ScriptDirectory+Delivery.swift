@@ -9,7 +9,10 @@ extension ScriptHost {
     }
 
     /// ``deliver(_:from:)`` in the caller's isolation, for a caller already on the host's
-    /// ``deliveryExecutor`` (`serve`'s lanes): no executor is switched to on the way in or out.
+    /// ``deliveryExecutor`` (`serve`'s lanes, which prefer it): the host's steps before and
+    /// after the script's job — the script file's check, a Lua state made for the app, the
+    /// result — run where the caller runs, without a switch to the generic executor first.
+    /// Not for a caller on an actor: those steps would hold it.
     package nonisolated(nonsending) func deliverInPlace(_ request: NotificationRequest, from directory: ScriptDirectory) async -> DeliveryResult {
         await deliver(request, .directory(directory), answers: nil)
     }
