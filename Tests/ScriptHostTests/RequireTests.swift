@@ -81,6 +81,25 @@ private func deliver(_ script: Script, host: ScriptHost) async throws -> Deliver
         #expect(result.content.body == "1 Hi")
     }
 
+    /// `require` of a library stock Lua has and the sandbox withholds says so and what to use
+    /// instead, even with a file of that name beside the script.
+    @Test(arguments: [("os", "use the global os"), ("io", "scripts open no files"), ("debug", "log.debug"), ("package", "--lib folder")])
+    func aWithheldLibraryIsAnErrorThatSaysWhatToUse(library: String, instead: String) async throws {
+        let folder = try ModuleFolder("pushscript-modules")
+        try folder.write("\(library).lua", #"return {}"#)
+        let script = try folder.script("""
+            function didReceive(request, content)
+              content.title = "x"
+              require("\(library)")
+            end
+            """)
+        let result = try await deliver(script, host: ScriptHost())
+        #expect(result.outcome == .fallback)
+        let message = result.reason?.message ?? ""
+        #expect(message.hasPrefix("rules.lua:3: module '\(library)' is not available in the sandbox: "), "\(message)")
+        #expect(message.contains(instead), "\(message)")
+    }
+
     /// A library the script assigns to before it ever reads it is still what `require` gives.
     @Test func aLibraryAssignedBeforeItsFirstReadIsStillRequired() async throws {
         let script = Script(name: "rules.lua", source: """

@@ -28,6 +28,16 @@ public struct ModuleResolver: Sendable {
     /// holds them: the ones the sandbox has whole.
     public static let standardLibraries: Set<String> = ["string", "table", "math", "coroutine", "utf8"]
 
+    /// Stock Lua's other libraries, which `require` does not give (the sandbox cuts `os` down
+    /// to its global and leaves the others out), each with what a script uses instead. No
+    /// file is looked for under these names, as stock Lua's `package.loaded` holds them first.
+    public static let withheldLibraries: [String: String] = [
+        "os": "use the global os (os.time, os.clock, os.date, os.difftime)",
+        "io": "scripts open no files (download() fetches one, store keeps values)",
+        "debug": "scripts have no debug library (log.debug writes to the log)",
+        "package": "require finds NAME.lua beside the script or in a --lib folder",
+    ]
+
     /// A resolver for a script's folder and the host's library folders.
     public init(scriptDirectory: URL?, libraryDirectories: [URL]) {
         self.scriptDirectory = scriptDirectory
@@ -36,6 +46,9 @@ public struct ModuleResolver: Sendable {
 
     /// The module `name` means, or an error that says where it was looked for.
     public func locate(_ name: ModuleName) throws(ModuleError) -> ModuleLocation {
+        if let instead = Self.withheldLibraries[name.text] {
+            throw ModuleError("module '\(name)' is not available in the sandbox: \(instead)")
+        }
         if name.isBundled {
             if let source = BundledModules.source(of: name.text) { return .bundled(name: name.text, source: source) }
             let known = BundledModules.names.map { "'\($0)'" }.joined(separator: ", ")

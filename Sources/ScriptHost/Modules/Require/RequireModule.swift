@@ -5,7 +5,7 @@ import LuaSandbox
 /// or a module shipped with PushScript (`require "pushscript.NAME"`); `string`, `table`,
 /// `math`, `coroutine` and `utf8` give that library of the request's environment, as stock
 /// Lua's `package.loaded` does (`os`, which the sandbox cuts down, and `io`, `debug`,
-/// `package`, which it leaves out, are not given this way).
+/// `package`, which it leaves out, are errors that say what to use instead).
 ///
 /// A module is compiled once per sandbox (cached by its source, like scripts) under the limits
 /// of the request that first needs it, and its chunk runs again in every request that requires
