@@ -33,11 +33,11 @@ void pss_arm(pss_context *ctx, int64_t cpu_budget_ns, int64_t deadline_ns, size_
   pss_timer_unlock_running(ctx);
   ctx->timed = timed;
   ctx->cpu_budget_ns = cpu_budget_ns;
-  ctx->cpu_start_ns = pss_thread_cpu_now_ns();
+  ctx->cpu_checked_ns = pss_monotonic_now_ns();
+  ctx->cpu_start_ns = pss_thread_cpu_since_ns(ctx->cpu_checked_ns);
   ctx->limit = memory_limit;
   ctx->steps = 0;
   ctx->memory_refused = 0;
-  ctx->cpu_checked_ns = pss_monotonic_now_ns();
   atomic_store(&ctx->cpu_sample_ns, 0);
   atomic_store(&ctx->cpu_sampled_at_ns, ctx->cpu_checked_ns);
   ctx->deadline_ns = deadline_ns;
@@ -77,10 +77,12 @@ int64_t pss_arm_cpu_used_ns(pss_context *ctx) {
   int64_t used = -1;
   pthread_mutex_lock(&ctx->thread_lock);
   if (ctx->thread_known) {
-    if (pthread_equal(ctx->thread, pthread_self()))
+    if (pthread_equal(ctx->thread, pthread_self())) {
       used = pss_thread_cpu_now_ns() - ctx->cpu_start_ns;
-    else
+      if (used < 0) used = 0;
+    } else {
       used = pss_timer_run_cpu_ns(ctx);
+    }
   }
   pthread_mutex_unlock(&ctx->thread_lock);
   return used;

@@ -80,6 +80,7 @@ void pss_alarm(pss_context *ctx) {
 
 int64_t pss_cpu_used_ns(pss_context *ctx, int64_t now) {
   int64_t used = pss_thread_cpu_now_ns() - ctx->cpu_start_ns;
+  if (used < 0) used = 0;
   ctx->cpu_checked_ns = now;
   atomic_store_explicit(&ctx->cpu_sample_ns, used, memory_order_relaxed);
   atomic_store_explicit(&ctx->cpu_sampled_at_ns, now, memory_order_release);

@@ -163,7 +163,8 @@ int64_t pss_timer_run_cpu_ns(pss_context *ctx) {
   clockid_t clock;
   struct timespec ts;
   if (pthread_getcpuclockid(ctx->thread, &clock) != 0 || clock_gettime(clock, &ts) != 0) return -1;
-  return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec - ctx->cpu_start_ns;
+  int64_t used = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec - ctx->cpu_start_ns;
+  return used < 0 ? 0 : used;
 }
 
 void pss_timer_lock_running(pss_context *ctx) { (void)ctx; }
