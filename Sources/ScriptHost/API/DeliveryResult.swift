@@ -61,35 +61,131 @@ public struct DeliveryResult: Sendable {
         }
     }
 
+    /// The fields, in a buffer shared by copies until one of them changes: a result passes
+    /// through the session, its promise and the caller, and a copy is one reference.
+    private var fields: Fields
+
     /// Completed or fallback.
-    public var outcome: Outcome
+    public var outcome: Outcome {
+        get { fields.outcome }
+        set { unique().outcome = newValue }
+        _modify {
+            let own = unique()
+            yield &own.outcome
+        }
+    }
     /// Present with ``Outcome/fallback`` only.
-    public var reason: Reason?
+    public var reason: Reason? {
+        get { fields.reason }
+        set { unique().reason = newValue }
+        _modify {
+            let own = unique()
+            yield &own.reason
+        }
+    }
     /// Whether the script asked for the notification not to be shown.
-    public var suppressed: Bool
+    public var suppressed: Bool {
+        get { fields.suppressed }
+        set { unique().suppressed = newValue }
+        _modify {
+            let own = unique()
+            yield &own.suppressed
+        }
+    }
     /// The content delivered (for a suppressed notification: what the script left).
-    public var content: NotificationContent
+    public var content: NotificationContent {
+        get { fields.content }
+        set { unique().content = newValue }
+        _modify {
+            let own = unique()
+            yield &own.content
+        }
+    }
     /// The script's and the host's log entries.
-    public var logs: [LogEntry]
+    public var logs: [LogEntry] {
+        get { fields.logs }
+        set { unique().logs = newValue }
+        _modify {
+            let own = unique()
+            yield &own.logs
+        }
+    }
     /// Time and memory.
-    public var stats: Stats
+    public var stats: Stats {
+        get { fields.stats }
+        set { unique().stats = newValue }
+        _modify {
+            let own = unique()
+            yield &own.stats
+        }
+    }
     /// What the script API's modules recorded for the result (posts, registered categories),
     /// each written by its module in its place; see ``posts``, ``categories``.
-    package var parts = ResultParts()
+    package var parts: ResultParts {
+        get { fields.parts }
+        set { unique().parts = newValue }
+        _modify {
+            let own = unique()
+            yield &own.parts
+        }
+    }
     /// The script that answered; nil when none ran (no script, or one that could not be read).
-    public var script: ScriptIdentity?
+    public var script: ScriptIdentity? {
+        get { fields.script }
+        set { unique().script = newValue }
+        _modify {
+            let own = unique()
+            yield &own.script
+        }
+    }
+
+    /// The fields, made this copy's own first when another copy shares them.
+    @inline(__always)
+    private mutating func unique() -> Fields {
+        if !isKnownUniquelyReferenced(&fields) { fields = fields.copy() }
+        return fields
+    }
+
+    /// The stored fields. Changed only through ``unique()``, by the one copy that holds them,
+    /// so that no two threads ever see one of them change.
+    private final class Fields: @unchecked Sendable {
+        @exclusivity(unchecked) var outcome: Outcome
+        @exclusivity(unchecked) var reason: Reason?
+        @exclusivity(unchecked) var suppressed: Bool
+        @exclusivity(unchecked) var content: NotificationContent
+        @exclusivity(unchecked) var logs: [LogEntry]
+        @exclusivity(unchecked) var stats: Stats
+        @exclusivity(unchecked) var parts: ResultParts
+        @exclusivity(unchecked) var script: ScriptIdentity?
+
+        init(
+            outcome: Outcome, reason: Reason?, suppressed: Bool, content: NotificationContent, logs: [LogEntry],
+            stats: Stats, parts: ResultParts, script: ScriptIdentity?
+        ) {
+            self.outcome = outcome
+            self.reason = reason
+            self.suppressed = suppressed
+            self.content = content
+            self.logs = logs
+            self.stats = stats
+            self.parts = parts
+            self.script = script
+        }
+
+        func copy() -> Fields {
+            Fields(
+                outcome: outcome, reason: reason, suppressed: suppressed, content: content, logs: logs, stats: stats,
+                parts: parts, script: script)
+        }
+    }
 
     /// A result; the modules' parts (``posts``, ``categories``) empty.
     public init(
         outcome: Outcome, reason: Reason?, suppressed: Bool = false, content: NotificationContent,
         logs: [LogEntry] = [], stats: Stats, script: ScriptIdentity? = nil
     ) {
-        self.outcome = outcome
-        self.reason = reason
-        self.suppressed = suppressed
-        self.content = content
-        self.logs = logs
-        self.stats = stats
-        self.script = script
+        fields = Fields(
+            outcome: outcome, reason: reason, suppressed: suppressed, content: content, logs: logs, stats: stats,
+            parts: ResultParts(), script: script)
     }
 }

@@ -17,7 +17,10 @@ package struct ResultParts: Sendable {
     /// The kinds of part, in the order the result writes them (after `script`).
     static let kinds: [any ResultPart.Type] = [RegisteredCategories.self, PostRecords.self]
 
-    private var parts: [any ResultPart] = kinds.map { $0.init() }
+    /// Every kind's empty part, made once: a request's parts begin as a copy of it.
+    private static let empty: [any ResultPart] = kinds.map { $0.init() }
+
+    private var parts: [any ResultPart] = ResultParts.empty
 
     /// The part of this kind.
     package subscript<Part: ResultPart>(_ kind: Part.Type) -> Part {
