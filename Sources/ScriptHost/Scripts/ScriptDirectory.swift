@@ -108,9 +108,10 @@ public final class ScriptDirectory: Sendable {
     func lookupStep(for app: String?, arrivedAt: ContinuousClock.Instant? = nil) -> Step {
         guard let app else { return .ready(.missing) }
         // (An app with an entry has a name that can be a file in the folder.)
+        // (one look into the table under the lock: lanes serving other apps wait for it)
         if let arrivedAt, let known = state.withLock({ s -> ScriptLookup? in
-            guard let seen = s.entries[app]?.observedAt, seen >= arrivedAt, let entry = s.entries[app],
-                entry.settled, entry.pending == nil
+            guard let entry = s.entries[app], let seen = entry.observedAt, seen >= arrivedAt, entry.settled,
+                entry.pending == nil
             else { return nil }
             return entry.lookup
         }) {
