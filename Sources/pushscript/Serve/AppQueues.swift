@@ -25,7 +25,8 @@ struct AcceptedRequest: Sendable {
 ///
 /// The lane that reads a request of an app no lane serves serves it itself, then that app's
 /// requests that were read meanwhile, until none is left; a request of an app a lane serves is
-/// queued for that lane. The table holds only apps with a request in flight.
+/// queued for that lane. The table holds the apps with a request in flight and, up to
+/// ``rememberedApps``, the lane each other app was served on last.
 ///
 /// An app keeps to the lane that served it last while that lane is busy with a request that
 /// began just now: the reading lane leaves it for that lane (its Lua state is warm in that
@@ -68,10 +69,16 @@ final class AppQueues: Sendable {
         }
     }
 
+    /// What is known of one app: its queue while it has a request in flight, and the lane
+    /// that served it last. One entry, so that a request's app is looked up once at each step.
+    private struct App {
+        var queue: Queue?
+        var lastLane: Int?
+    }
+
     private struct State {
-        var queues: [String: Queue] = [:]
-        /// The lane that served each app last.
-        var lastLane: [String: Int] = [:]
+        /// The apps with a request in flight, and those whose last lane is remembered.
+        var apps: [String: App] = [:]
         /// When each lane's request in service began; nil while the lane serves none.
         var busySince: [ContinuousClock.Instant?]
         /// Apps left for a lane, oldest first, and when.
@@ -94,20 +101,26 @@ final class AppQueues: Sendable {
     /// app, or left for the lane that served it last.
     func claim(_ request: AcceptedRequest, lane: Int) -> Claim {
         state.withLock { s in
-            if s.queues[request.app] != nil {
-                s.queues[request.app]!.items.append(request)
+            guard let at = s.apps.index(forKey: request.app) else {
+                remember(request.app, &s)
+                s.apps[request.app] = App(queue: Queue(), lastLane: lane)
+                s.busySince[lane] = .now
+                return .serve
+            }
+            if s.apps.values[at].queue != nil {
+                s.apps.values[at].queue!.items.append(request)
                 return .queued
             }
-            if let last = s.lastLane[request.app], last != lane, let since = s.busySince[last],
+            if let last = s.apps.values[at].lastLane, last != lane, let since = s.busySince[last],
                 ContinuousClock.now - since < window
             {
-                s.queues[request.app] = Queue(items: [request], leftFor: last)
+                s.apps.values[at].queue = Queue(items: [request], leftFor: last)
                 s.left.append((request.app, .now))
                 leftCount.store(s.left.count, ordering: .relaxed)
                 return .left
             }
-            s.queues[request.app] = Queue()
-            serving(request.app, on: lane, &s)
+            s.apps.values[at].queue = Queue()
+            serving(at, on: lane, &s)
             return .serve
         }
     }
@@ -117,12 +130,14 @@ final class AppQueues: Sendable {
     /// app's next request goes to whichever lane reads it).
     func next(of app: String, lane: Int) -> AcceptedRequest? {
         state.withLock { s in
-            if let item = s.queues[app]?.take() {
-                s.busySince[lane] = .now
-                return item
+            if let at = s.apps.index(forKey: app) {
+                if let item = s.apps.values[at].queue?.take() {
+                    s.busySince[lane] = .now
+                    return item
+                }
+                s.apps.values[at].queue = nil
             }
-            s.queues[app] = nil
-            if let index = s.left.firstIndex(where: { s.queues[$0.app]?.leftFor == lane }) {
+            if let index = s.left.firstIndex(where: { s.apps[$0.app]?.queue?.leftFor == lane }) {
                 return takeLeft(at: index, lane: lane, &s)
             }
             s.busySince[lane] = nil
@@ -146,15 +161,21 @@ final class AppQueues: Sendable {
     private func takeLeft(at index: Int, lane: Int, _ s: inout State) -> AcceptedRequest? {
         let app = s.left.remove(at: index).app
         leftCount.store(s.left.count, ordering: .relaxed)
-        guard s.queues[app] != nil else { return nil }
-        s.queues[app]!.leftFor = nil
-        serving(app, on: lane, &s)
-        return s.queues[app]!.take()
+        guard let at = s.apps.index(forKey: app), s.apps.values[at].queue != nil else { return nil }
+        s.apps.values[at].queue!.leftFor = nil
+        serving(at, on: lane, &s)
+        return s.apps.values[at].queue!.take()
     }
 
-    private func serving(_ app: String, on lane: Int, _ s: inout State) {
-        if s.lastLane.count >= Self.rememberedApps, s.lastLane[app] == nil { s.lastLane.removeAll() }
-        s.lastLane[app] = lane
+    private func serving(_ at: Dictionary<String, App>.Index, on lane: Int, _ s: inout State) {
+        s.apps.values[at].lastLane = lane
         s.busySince[lane] = .now
+    }
+
+    /// Makes room for a new app's entry: past ``rememberedApps`` entries, the lanes of the apps
+    /// with no request in flight are forgotten.
+    private func remember(_ app: String, _ s: inout State) {
+        guard s.apps.count >= Self.rememberedApps else { return }
+        s.apps = s.apps.filter { $0.value.queue != nil }
     }
 }
