@@ -139,13 +139,20 @@ public struct JSONWriter: JSONSink {
 
     /// Writes a key fixed in the program as it is: it has nothing to escape.
     public mutating func key(literal key: StaticString) {
-        if top.count > 0 { unique().append(UInt8(ascii: ",")) }
+        let comma = top.count > 0
         top.count += 1
         top.key = .literal(key)
-        newline()
+        if prettyPrinted {
+            if comma { unique().append(UInt8(ascii: ",")) }
+            newline()
+            let text = unique()
+            key.withUTF8Buffer { text.appendQuoted($0) }
+            Self.append(": ", to: text)
+            return
+        }
+        // compact: `,"key":` in one reservation
         let text = unique()
-        key.withUTF8Buffer { text.appendQuoted($0) }
-        if prettyPrinted { Self.append(": ", to: text) } else { text.append(UInt8(ascii: ":")) }
+        key.withUTF8Buffer { text.appendKey($0, comma: comma) }
     }
 
     /// Ends the object begun last.
@@ -368,6 +375,24 @@ final class JSONText {
         reserve(bytes.count)
         (base + count).update(from: source, count: bytes.count)
         count += bytes.count
+    }
+
+    /// A compact key that needs no escaping: a comma first when `comma`, `bytes` between
+    /// quotes, and a colon.
+    @inline(__always)
+    func appendKey(_ bytes: UnsafeBufferPointer<UInt8>, comma: Bool) {
+        reserve(bytes.count + 4)
+        var at = count
+        if comma {
+            base[at] = UInt8(ascii: ",")
+            at += 1
+        }
+        base[at] = UInt8(ascii: "\"")
+        if let source = bytes.baseAddress { (base + at + 1).update(from: source, count: bytes.count) }
+        at += bytes.count + 1
+        base[at] = UInt8(ascii: "\"")
+        base[at + 1] = UInt8(ascii: ":")
+        count = at + 2
     }
 
     /// `bytes` between quotes (bytes that need no escaping).
