@@ -45,7 +45,6 @@ void pss_push_environment(lua_State *L) {
   lua_rawgeti(L, LUA_REGISTRYINDEX, pss_ctx(L)->ref_template);
   pss_proxy_push_lazy_environment(L, -1);
   lua_remove(L, -2);
-  pss_string_metatable_remember(L);
 }
 
 pss_context *pss_state_make(size_t memory_limit, void *host) {

@@ -9,11 +9,10 @@
  * table at `strings` (the template's string library) until a run enters an environment;
  * locked. The state's set-up calls it. */
 void pss_string_metatable_open(lua_State *L, int strings);
-/* Remembers the string table of the new environment on top of the stack (env.string), whatever
- * the script later assigns to the global `string`. */
-void pss_string_metatable_remember(lua_State *L);
-/* Makes the environment at `env` the one strings' methods come from. Every entry point that
- * runs script code calls it first. */
+/* Makes the environment at `env` the one strings' methods come from: its string table (what it
+ * gave as `string`, whatever the script assigns to the global after), made on the run's first
+ * method of a string, or on getmetatable(""), when the environment has not given it yet. Every
+ * entry point that runs script code calls it first. */
 void pss_string_metatable_enter(lua_State *L, int env);
 /* Pushes what getmetatable("") is to the running environment: a view of the string metatable
  * with its methods (the run's `string`) and its arithmetic, one per string table, so that every

@@ -20,6 +20,30 @@ import Testing
         ])
     }
 
+    /// A run's string table is made on its first method of a string (or on getmetatable("")),
+    /// not with the environment: the methods are the library's whatever the script did to the
+    /// global `string` before, and the table is the one `string` gives.
+    @Test func stringMethodsBeforeTheGlobalIsReadAreTheLibrarys() throws {
+        let r = try Recorder()
+        let (status, values) = r.run("""
+            string = {}
+            result(('ab'):upper()) result(('ab'):len())
+            """)
+        #expect(status == .completed, "\(status)")
+        #expect(values == [.text("AB"), .integer(2)])
+        let (second, given) = r.run("""
+            local methods = getmetatable('').__index
+            result(methods == string) result(methods.upper('x'))
+            string.shout = function(s) return s:upper() .. '!' end
+            result(('hi'):shout())
+            """)
+        #expect(second == .completed, "\(second)")
+        #expect(given == [.boolean(true), .text("X"), .text("HI!")])
+        let (third, fresh) = r.run("result(('hi').shout) result(('hi'):upper()) result(getmetatable('').__index == string)")
+        #expect(third == .completed, "\(third)")
+        #expect(fresh == [.nil, .text("HI"), .boolean(true)])
+    }
+
     @Test func functionsAddedToStringAreMethodsInThatRunOnly() throws {
         let r = try Recorder()
         let (status, values) = r.run("""
