@@ -17,11 +17,11 @@ static const char *const STRING_ARITH[] = {
   "__add", "__sub", "__mul", "__div", "__mod", "__pow", "__idiv", "__unm", NULL,
 };
 
-/* Sets registry[key] to a new table with weak keys. */
-static void new_weak_keyed(lua_State *L, const char *key) {
+/* Sets registry[key] to a new table whose keys or values (`mode`, "k" or "v") are weak. */
+static void new_weak(lua_State *L, const char *key, const char *mode) {
   lua_newtable(L);
   lua_createtable(L, 0, 1);
-  lua_pushliteral(L, "k");
+  lua_pushstring(L, mode);
   lua_setfield(L, -2, "__mode");
   lua_setmetatable(L, -2);
   lua_setfield(L, LUA_REGISTRYINDEX, key);
@@ -56,14 +56,9 @@ void pss_string_metatable_open(lua_State *L, int strings) {
   lua_pushvalue(L, mt);
   lua_setmetatable(L, stock_mt - 1);
   lua_settop(L, stock_mt - 2);
-  new_weak_keyed(L, ENV_STRINGS_KEY);
-  new_weak_keyed(L, STRING_VIEWS_KEY);
-  lua_newtable(L);
-  lua_createtable(L, 0, 1);
-  lua_pushliteral(L, "v");
-  lua_setfield(L, -2, "__mode");
-  lua_setmetatable(L, -2);
-  lua_setfield(L, LUA_REGISTRYINDEX, ENTERED_KEY);
+  new_weak(L, ENV_STRINGS_KEY, "k");
+  new_weak(L, STRING_VIEWS_KEY, "k");
+  new_weak(L, ENTERED_KEY, "v");
 }
 
 /* Pushes the string table of the environment entered last — what it gave as `string`, given
