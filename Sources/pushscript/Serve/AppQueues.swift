@@ -102,7 +102,7 @@ final class AppQueues: Sendable {
     func claim(_ request: AcceptedRequest, lane: Int) -> Claim {
         state.withLock { s in
             guard let at = s.apps.index(forKey: request.app) else {
-                remember(request.app, &s)
+                makeRoom(&s)
                 s.apps[request.app] = App(queue: Queue(), lastLane: lane)
                 s.busySince[lane] = .now
                 return .serve
@@ -174,7 +174,7 @@ final class AppQueues: Sendable {
 
     /// Makes room for a new app's entry: past ``rememberedApps`` entries, the lanes of the apps
     /// with no request in flight are forgotten.
-    private func remember(_ app: String, _ s: inout State) {
+    private func makeRoom(_ s: inout State) {
         guard s.apps.count >= Self.rememberedApps else { return }
         s.apps = s.apps.filter { $0.value.queue != nil }
     }
