@@ -74,7 +74,6 @@ package struct SandboxExecutor: Sendable {
         precondition(!sandbox.isAbandoned, "an abandoned sandbox must not be used again")
         let once = Once(sandbox: sandbox, watchdog: watchdog, pool: pool, grace: grace, control: control)
         let clock = JobClock(once)
-        let pool = self.pool
         // The value travels beside the outcome, so that `Once` is not generic: a generic class
         // called from another module looks up its type metadata at every step.
         let result = JobResult<Value>()
@@ -84,14 +83,14 @@ package struct SandboxExecutor: Sendable {
             control?.attach(once)
             // Answered already (expired before it was given here): nothing to run.
             guard !once.isDone else { return }
-            pool.submit {
+            self.pool.submit {
                 // A job whose caller was answered before it could start does not start, and
                 // does not touch the sandbox: the caller may be using it again.
                 guard once.start() else { return }
                 result.value = body(sandbox, clock)
                 // After an abandonment the value is dropped; the last reference to the sandbox
                 // may go with this closure, closing its state on this thread.
-                if !once.finish() { pool.stuckJobEnded() }
+                if !once.finish() { once.stuckJobEnded() }
             }
         }
         switch end {
@@ -153,15 +152,30 @@ private final class Once: PhaseClock, Sendable {
 
     private let state = Mutex(State())
     private let sandbox: LuaSandbox
-    private let watchdog: DeadlineWatchdog
-    private let pool: LuaThreadPool
+    // Neither is retained: every request's job would otherwise retain and release both, from
+    // every Lua thread, and an object retained from two cores moves between their caches each
+    // time. Both outlive the job: the pool's threads hold the pool (the job runs on one; the
+    // grace runs out while it does), and a watchdog's thread holds the watchdog from its first
+    // deadline on (it is used before that only inside `run`, whose executor holds it).
+    private let watchdogReference: Unmanaged<DeadlineWatchdog>
+    private let poolReference: Unmanaged<LuaThreadPool>
+
+    /// Calls `body` with the watchdog, neither retained nor released.
+    private func withWatchdog<R>(_ body: (DeadlineWatchdog) -> R) -> R {
+        watchdogReference._withUnsafeGuaranteedRef(body)
+    }
+
+    /// Calls `body` with the pool, neither retained nor released.
+    private func withPool<R>(_ body: (LuaThreadPool) -> R) -> R {
+        poolReference._withUnsafeGuaranteedRef(body)
+    }
     private let grace: Duration
     private let control: JobControl?
 
     init(sandbox: LuaSandbox, watchdog: DeadlineWatchdog, pool: LuaThreadPool, grace: Duration, control: JobControl?) {
         self.sandbox = sandbox
-        self.watchdog = watchdog
-        self.pool = pool
+        watchdogReference = .passUnretained(watchdog)
+        poolReference = .passUnretained(pool)
         self.grace = grace
         self.control = control
     }
@@ -193,9 +207,9 @@ private final class Once: PhaseClock, Sendable {
             s.expirable = expirable
             s.ended = false
             s.onDeadline = onDeadline
-            s.timers.forEach(watchdog.cancel)
+            withWatchdog { watchdog in for timer in s.timers { watchdog.cancel(timer) } }
             let phase = s.phase
-            s.timers = [watchdog.schedule(at: deadline) { [self] in deadlineCame(phase) }]
+            s.timers = [withWatchdog { $0.schedule(at: deadline) { [self] in deadlineCame(phase) } }]
         }
     }
 
@@ -213,14 +227,14 @@ private final class Once: PhaseClock, Sendable {
             s.ended = true
             guard s.started else {
                 s.done = true
-                s.timers.forEach(watchdog.cancel)
+                withWatchdog { watchdog in for timer in s.timers { watchdog.cancel(timer) } }
                 s.timers = []
                 defer { s.continuation = nil }
                 return s.continuation
             }
             s.onDeadline?()
             sandbox.cancel()
-            s.timers.append(watchdog.schedule(at: .after(grace)) { [self] in graceEnded(phase) })
+            s.timers.append(withWatchdog { $0.schedule(at: .after(grace)) { [self] in graceEnded(phase) } })
             return nil
         }
         if let unstarted {
@@ -236,13 +250,16 @@ private final class Once: PhaseClock, Sendable {
             s.done = true
             s.timers = []
             sandbox.markAbandoned()
-            pool.stuckJobBegan()
+            withPool { $0.stuckJobBegan() }
             defer { s.continuation = nil }
             return s.continuation
         }
         if continuation != nil { control?.detach(self) }
         continuation?.resume(returning: .abandoned)
     }
+
+    /// Tells the pool that this job, abandoned before, has returned: its thread is free again.
+    func stuckJobEnded() { withPool { $0.stuckJobEnded() } }
 
     /// Answers the caller that the job finished (its value is in its ``JobResult``) when no
     /// answer was given yet, and cancels its timers. False when the caller had been answered
@@ -257,10 +274,10 @@ private final class Once: PhaseClock, Sendable {
             }
             return (s.continuation, s.timers)
         }
-        timers.forEach(watchdog.cancel)
+        withWatchdog { watchdog in for timer in timers { watchdog.cancel(timer) } }
         control?.detach(self)
         // the job's work is done: the task it resumes may go on on this thread
-        pool.jobFinishing()
+        withPool { $0.jobFinishing() }
         continuation?.resume(returning: .finished)
         return continuation != nil
     }
