@@ -21,7 +21,7 @@ extension LuaThreadPool: TaskExecutor {
         let job = UnownedJob(job)
         let executor = asUnownedTaskExecutor()
         let run: @Sendable () -> Void = { job.runSynchronously(on: executor) }
-        if let worker = PoolWorker.current, worker.pool === self {
+        if let worker = PoolWorker.current, worker.belongs(to: self) {
             // One task waits on this thread; a second one goes to a thread that waits for work,
             // so that tasks started together (serve's apps, bench's lanes) run in parallel.
             if worker.hasNothingNext, worker.takesNext(run, lua: false) { return }
@@ -37,7 +37,9 @@ extension LuaThreadPool: TaskExecutor {
 /// What a thread of the pool keeps for itself: the few jobs it handed itself to run next, in
 /// order. Touched only by its own thread.
 final class PoolWorker {
-    unowned let pool: LuaThreadPool
+    /// The pool's identity: compared, never retained (a reference to the pool loaded here
+    /// would retain it, on every job, from every thread).
+    private let poolIdentity: ObjectIdentifier
     private var next: [(job: @Sendable () -> Void, lua: Bool)] = []
     /// Whether the thread is running a Lua job (not a task of the pool's).
     private var inLuaJob = false
@@ -48,7 +50,7 @@ final class PoolWorker {
     static let capacity = 4
 
     init(pool: LuaThreadPool) {
-        self.pool = pool
+        poolIdentity = ObjectIdentifier(pool)
         next.reserveCapacity(Self.capacity)
     }
 
@@ -57,6 +59,9 @@ final class PoolWorker {
         pthread_key_create(&key, nil)
         return key
     }()
+
+    /// Whether this is a thread of `pool`.
+    func belongs(to pool: LuaThreadPool) -> Bool { poolIdentity == ObjectIdentifier(pool) }
 
     /// The worker of the current thread, when it is a pool thread.
     static var current: PoolWorker? {

@@ -25,10 +25,12 @@ package final class LuaThreadPool: Sendable {
         var head = 0
         var idle = 0
         var threads = 0
-        var stuck = 0
     }
 
     private let state = Mutex(State())
+    /// How many abandoned jobs hold a thread: read by every request, so it is kept apart from
+    /// the lock (a lock taken is a write, which moves it between the cores' caches).
+    private let stuck = Atomic<Int>(0)
     private let available = DispatchSemaphore(value: 0)
 
     /// A pool of at most `maxThreads` threads (at least 1) whose threads have `stackSize` bytes
@@ -42,18 +44,18 @@ package final class LuaThreadPool: Sendable {
     package var threadCount: Int { state.withLock { $0.threads } }
 
     /// How many abandoned jobs still hold a thread (or wait for one).
-    package var stuckCount: Int { state.withLock { $0.stuck } }
+    package var stuckCount: Int { stuck.load(ordering: .relaxed) }
 
     /// Whether every thread the pool may have is held by a job the executor gave up on: a new
     /// job would wait until one of them returns, if ever.
-    package var isHeldByStuckJobs: Bool { state.withLock { $0.stuck >= maxThreads } }
+    package var isHeldByStuckJobs: Bool { stuck.load(ordering: .relaxed) >= maxThreads }
 
     /// Runs `job` on one of the pool's threads (queued while all ``maxThreads`` are busy).
     ///
     /// From a task running on one of the pool's threads (see ``enqueue(_:)``), the job runs on
     /// that thread as soon as the task waits: handing it over wakes no other thread.
     package func submit(_ job: @escaping @Sendable () -> Void) {
-        if let worker = PoolWorker.current, worker.pool === self, worker.takesNext(job, lua: true) { return }
+        if let worker = PoolWorker.current, worker.belongs(to: self), worker.takesNext(job, lua: true) { return }
         let startThread = state.withLock { s -> Bool in
             s.jobs.append((job, true))
             let pending = s.jobs.count - s.head
@@ -81,10 +83,10 @@ package final class LuaThreadPool: Sendable {
     }
 
     /// Notes that the executor gave up on a job of this pool.
-    func stuckJobBegan() { state.withLock { $0.stuck += 1 } }
+    func stuckJobBegan() { stuck.add(1, ordering: .relaxed) }
 
     /// Notes that a job the executor gave up on has returned (or never started).
-    func stuckJobEnded() { state.withLock { $0.stuck -= 1 } }
+    func stuckJobEnded() { stuck.subtract(1, ordering: .relaxed) }
 
     /// Notes that the Lua job running on this thread has finished its work: a task it resumes
     /// now may run on this thread next.

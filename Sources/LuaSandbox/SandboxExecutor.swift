@@ -29,18 +29,29 @@ package enum JobOutcome<Value: Sendable>: Sendable {
 /// ``JobClock/begin(deadline:onDeadline:expirable:)``. A ``JobControl`` makes the current
 /// phase's deadline come now, from outside (the system's time ran out). A job that waits for a
 /// thread past its deadline never runs: its caller is answered ``JobOutcome/notStarted`` then.
+///
+/// The executor holds its pool and watchdog by references it never gives back: they live as
+/// long as the process, as their threads do (a thread of either holds it for good), and so a
+/// copy of the executor, made by every request from every Lua thread, retains nothing (an
+/// object retained from two cores moves between their caches each time).
 package struct SandboxExecutor: Sendable {
+    private let poolReference: Unmanaged<LuaThreadPool>
+    private let watchdogReference: Unmanaged<DeadlineWatchdog>
+
     /// The threads jobs run on.
-    package let pool: LuaThreadPool
-    let watchdog: DeadlineWatchdog
+    package var pool: LuaThreadPool { poolReference.takeUnretainedValue() }
+
+    /// Whether every thread of the pool is held by a job the executor gave up on (see
+    /// ``LuaThreadPool/isHeldByStuckJobs``), read without retaining the pool.
+    package var isHeldByStuckJobs: Bool { poolReference._withUnsafeGuaranteedRef { $0.isHeldByStuckJobs } }
 
     /// An executor over a pool of Lua threads.
     package init(pool: LuaThreadPool = .shared) { self.init(pool: pool, watchdog: .shared) }
 
     /// An executor whose deadlines a watchdog of its own keeps (for tests).
     init(pool: LuaThreadPool, watchdog: DeadlineWatchdog) {
-        self.pool = pool
-        self.watchdog = watchdog
+        poolReference = .passRetained(pool)
+        watchdogReference = .passRetained(watchdog)
     }
 
     /// Runs `body` with the sandbox on a Lua thread and returns what it returned, or
@@ -72,7 +83,7 @@ package struct SandboxExecutor: Sendable {
         _ body: @escaping @Sendable (LuaSandbox, JobClock) -> Value
     ) async -> JobOutcome<Value> {
         precondition(!sandbox.isAbandoned, "an abandoned sandbox must not be used again")
-        let once = Once(sandbox: sandbox, watchdog: watchdog, pool: pool, grace: grace, control: control)
+        let once = Once(sandbox: sandbox, watchdog: watchdogReference, pool: poolReference, grace: grace, control: control)
         let clock = JobClock(once)
         // The value travels beside the outcome, so that `Once` is not generic: a generic class
         // called from another module looks up its type metadata at every step.
@@ -83,7 +94,7 @@ package struct SandboxExecutor: Sendable {
             control?.attach(once)
             // Answered already (expired before it was given here): nothing to run.
             guard !once.isDone else { return }
-            self.pool.submit {
+            let job: @Sendable () -> Void = {
                 // A job whose caller was answered before it could start does not start, and
                 // does not touch the sandbox: the caller may be using it again.
                 guard once.start() else { return }
@@ -92,6 +103,7 @@ package struct SandboxExecutor: Sendable {
                 // may go with this closure, closing its state on this thread.
                 if !once.finish() { once.stuckJobEnded() }
             }
+            poolReference._withUnsafeGuaranteedRef { $0.submit(job) }
         }
         switch end {
         case .finished:
@@ -152,11 +164,7 @@ private final class Once: PhaseClock, Sendable {
 
     private let state = Mutex(State())
     private let sandbox: LuaSandbox
-    // Neither is retained: every request's job would otherwise retain and release both, from
-    // every Lua thread, and an object retained from two cores moves between their caches each
-    // time. Both outlive the job: the pool's threads hold the pool (the job runs on one; the
-    // grace runs out while it does), and a watchdog's thread holds the watchdog from its first
-    // deadline on (it is used before that only inside `run`, whose executor holds it).
+    // The executor's, never retained here (see ``SandboxExecutor``: they live for good).
     private let watchdogReference: Unmanaged<DeadlineWatchdog>
     private let poolReference: Unmanaged<LuaThreadPool>
 
@@ -172,10 +180,13 @@ private final class Once: PhaseClock, Sendable {
     private let grace: Duration
     private let control: JobControl?
 
-    init(sandbox: LuaSandbox, watchdog: DeadlineWatchdog, pool: LuaThreadPool, grace: Duration, control: JobControl?) {
+    init(
+        sandbox: LuaSandbox, watchdog: Unmanaged<DeadlineWatchdog>, pool: Unmanaged<LuaThreadPool>, grace: Duration,
+        control: JobControl?
+    ) {
         self.sandbox = sandbox
-        watchdogReference = .passUnretained(watchdog)
-        poolReference = .passUnretained(pool)
+        watchdogReference = watchdog
+        poolReference = pool
         self.grace = grace
         self.control = control
     }

@@ -44,7 +44,7 @@ import Testing
     @Test func aTaskStartedFromElsewhereRunsOnAThreadOfThePoolThatWaits() async throws {
         let pool = LuaThreadPool(maxThreads: 4)
         await Self.warm(pool, threads: 2)
-        let onPool = await Task(executorPreference: pool) { PoolWorker.current?.pool === pool }.value
+        let onPool = await Task(executorPreference: pool) { PoolWorker.current?.belongs(to: pool) ?? false }.value
         #expect(onPool)
         #expect(pool.threadCount == 2)
     }

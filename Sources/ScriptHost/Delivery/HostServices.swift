@@ -9,6 +9,10 @@ final class HostServices: Sendable {
     let configuration: HostConfiguration
     let executor: SandboxExecutor
     let hooks = Mutex<[String: Hook]>([:])
+    /// How many names `hooks` holds (hooks are never removed): every request's sandbox reads it
+    /// to see whether a hook is new, without taking the lock (a write, which would move it
+    /// between the cores' caches on every request).
+    let hookCount = Atomic<Int>(0)
     /// Answers every request of the host gets ahead of the network (`--media`), if any.
     let answers: RequestAnswers?
     /// The network in place of the platform's (a test's server), if given.

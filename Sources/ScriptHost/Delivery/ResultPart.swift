@@ -17,27 +17,34 @@ package struct ResultParts: Sendable {
     /// The kinds of part, in the order the result writes them (after `script`).
     static let kinds: [any ResultPart.Type] = [RegisteredCategories.self, PostRecords.self]
 
-    /// Every kind's empty part, made once: a request's parts begin as a copy of it.
-    private static let empty: [any ResultPart] = kinds.map { $0.init() }
-
-    private var parts: [any ResultPart] = ResultParts.empty
+    /// One part of each kind once a module recorded one; nil while none did (every part
+    /// empty). Nothing is shared between requests: a part common to all of them would be
+    /// retained and released by each, from every thread.
+    private var parts: [any ResultPart]?
 
     /// The part of this kind.
     package subscript<Part: ResultPart>(_ kind: Part.Type) -> Part {
         get {
-            for part in parts {
+            for part in parts ?? [] {
                 if let part = part as? Part { return part }
             }
             return Part()
         }
         set {
-            guard let index = parts.firstIndex(where: { $0 is Part }) else { return }
-            parts[index] = newValue
+            var all = parts ?? Self.kinds.map { $0.init() }
+            guard let index = all.firstIndex(where: { $0 is Part }) else { return }
+            parts = nil
+            all[index] = newValue
+            parts = all
         }
     }
 
-    /// Writes every part's members, in order.
+    /// Writes every part's members, in order (each kind's empty part while none recorded).
     func writeMembers(into sink: inout some JSONSink) {
-        for part in parts { part.writeMembers(into: &sink) }
+        if let parts {
+            for part in parts { part.writeMembers(into: &sink) }
+        } else {
+            for kind in Self.kinds { kind.init().writeMembers(into: &sink) }
+        }
     }
 }

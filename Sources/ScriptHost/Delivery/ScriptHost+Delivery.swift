@@ -82,9 +82,8 @@ extension ScriptHost {
             script = found
         }
         run.answered(by: script)
-        let pool = services.executor.pool
-        guard !pool.isHeldByStuckJobs else {
-            return (finish(run, .init(kind: .time, message: Self.heldMessage(pool)), original: true), nil)
+        guard !services.executor.isHeldByStuckJobs else {
+            return (finish(run, .init(kind: .time, message: Self.heldMessage(services.executor.pool)), original: true), nil)
         }
         let sandboxes = runtime.pool(services)
         let hosted: HostedSandbox
@@ -174,8 +173,8 @@ extension ScriptHost {
     /// Removes the files of the request's folder that were not attached, and the folder when
     /// nothing in it was.
     private func removeUnattachedFiles(_ run: RequestRun, keeping content: NotificationContent) {
-        let fm = FileManager.default
         guard let directory = run.usedAttachmentDirectory else { return }
+        let fm = FileManager.default
         guard let names = try? fm.contentsOfDirectory(atPath: directory.path) else { return }
         let kept = Set(content.attachments.map { URL(string: $0.url)?.standardizedFileURL.path ?? $0.url })
         for name in names {

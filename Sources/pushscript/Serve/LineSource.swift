@@ -103,6 +103,12 @@ final class LineSource {
     }
 
     /// A whole line from the buffer, if one is there (or the last one, at the end of input).
+    /// The bytes of `range` in a new array, copied without retaining the buffer (whose count
+    /// would otherwise move between the lanes' cores with every line).
+    private func copy(_ range: Range<Int>) -> [UInt8] {
+        buffer.withUnsafeBufferPointer { Array(UnsafeBufferPointer(rebasing: $0[range])) }
+    }
+
     private func takeBuffered() -> InputLine? {
         let newline = buffer.withUnsafeBufferPointer { bytes -> Int? in
             guard let base = bytes.baseAddress, scanned < bytes.count,
@@ -131,7 +137,7 @@ final class LineSource {
             let length = end - start
             let line: InputLine = length > maximumLineBytes
                 ? .tooLong(head: Array(buffer[start..<(start + min(Self.headBytes, length))]), length: length)
-                : .line(Array(buffer[start..<end]))
+                : .line(copy(start..<end))
             start = newline + 1
             scanned = start
             return line

@@ -25,6 +25,8 @@ final class HooksModule: ScriptModule {
     /// Adds `hooks.NAME` for each hook registered since this sandbox last looked. Hooks are
     /// never removed, so a count that did not change means no new name. On the Lua thread.
     func installNewHooks() {
+        // (the count is read without the lock: most requests find no new hook)
+        guard host.services.hookCount.load(ordering: .acquiring) != hookNames.count else { return }
         let known = hookNames
         let added: [String] = host.services.hooks.withLock { hooks in
             hooks.count == known.count ? [] : hooks.keys.filter { !known.contains($0) }.sorted()

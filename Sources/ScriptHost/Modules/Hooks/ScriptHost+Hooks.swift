@@ -14,6 +14,8 @@ extension ScriptHost {
     /// call see it, in every app. Registering a name again replaces the function from the next
     /// call on.
     public func register(hook name: String, _ body: @escaping Hook) {
-        services.hooks.withLock { $0[name] = body }
+        services.hooks.withLock { hooks in
+            if hooks.updateValue(body, forKey: name) == nil { services.hookCount.add(1, ordering: .releasing) }
+        }
     }
 }
