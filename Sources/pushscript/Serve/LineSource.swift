@@ -102,15 +102,16 @@ final class LineSource {
         if bytes.isEmpty { ended = true } else { buffer += bytes }
     }
 
-    /// A whole line from the buffer, if one is there (or the last one, at the end of input).
-    /// The bytes of `range` in a new array, copied without retaining the buffer (whose count
-    /// would otherwise move between the lanes' cores with every line).
+    /// The bytes of `range` in a new array. (The buffer is reached by a mutating access, which
+    /// retains nothing: a read of it would retain it, and its count would move between the
+    /// lanes' cores with every line.)
     private func copy(_ range: Range<Int>) -> [UInt8] {
-        buffer.withUnsafeBufferPointer { Array(UnsafeBufferPointer(rebasing: $0[range])) }
+        buffer.withUnsafeMutableBufferPointer { Array(UnsafeBufferPointer(rebasing: $0[range])) }
     }
 
+    /// A whole line from the buffer, if one is there (or the last one, at the end of input).
     private func takeBuffered() -> InputLine? {
-        let newline = buffer.withUnsafeBufferPointer { bytes -> Int? in
+        let newline = buffer.withUnsafeMutableBufferPointer { bytes -> Int? in
             guard let base = bytes.baseAddress, scanned < bytes.count,
                 let found = memchr(base + scanned, Int32(UInt8(ascii: "\n")), bytes.count - scanned)
             else { return nil }

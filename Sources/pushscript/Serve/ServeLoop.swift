@@ -34,9 +34,11 @@ struct ServeLoop: Sendable {
 
     nonisolated(nonsending) private func lane(_ index: Int) async {
         let counts = metrics.lane()
+        // made once: a closure made at each take would retain the output each time
+        let flush: () -> Void = { [output] in output.flush() }
         while true {
             // Answers ready are written before the lane waits.
-            switch await intake.take(lane: index, beforeWaiting: output.flush) {
+            switch await intake.take(lane: index, beforeWaiting: flush) {
             case .end:
                 return
             case .answer(let index, let line, let bytes, let tag):

@@ -10,11 +10,15 @@ import LuaSandbox
 /// looks its hook up by name when called, so registering a name again takes effect at once.
 final class HooksModule: ScriptModule {
     private unowned let host: ModuleHost
+    /// The host's services, read by every request without retaining them (they outlive the
+    /// sandbox, whose module host holds them).
+    private let services: Unmanaged<HostServices>
     /// The hook names added to `hooks` so far (see ``installNewHooks()``).
     private var hookNames: Set<String> = []
 
     init(host: ModuleHost) {
         self.host = host
+        services = .passUnretained(host.services)
     }
 
     func install() {
@@ -26,7 +30,8 @@ final class HooksModule: ScriptModule {
     /// never removed, so a count that did not change means no new name. On the Lua thread.
     func installNewHooks() {
         // (the count is read without the lock: most requests find no new hook)
-        guard host.services.hookCount.load(ordering: .acquiring) != hookNames.count else { return }
+        let count = services._withUnsafeGuaranteedRef { $0.hookCount.load(ordering: .acquiring) }
+        guard count != hookNames.count else { return }
         let known = hookNames
         let added: [String] = host.services.hooks.withLock { hooks in
             hooks.count == known.count ? [] : hooks.keys.filter { !known.contains($0) }.sorted()
