@@ -167,16 +167,6 @@ private final class Once: PhaseClock, Sendable {
     // The executor's, never retained here (see ``SandboxExecutor``: they live for good).
     private let watchdogReference: Unmanaged<DeadlineWatchdog>
     private let poolReference: Unmanaged<LuaThreadPool>
-
-    /// Calls `body` with the watchdog, neither retained nor released.
-    private func withWatchdog<R>(_ body: (DeadlineWatchdog) -> R) -> R {
-        watchdogReference._withUnsafeGuaranteedRef(body)
-    }
-
-    /// Calls `body` with the pool, neither retained nor released.
-    private func withPool<R>(_ body: (LuaThreadPool) -> R) -> R {
-        poolReference._withUnsafeGuaranteedRef(body)
-    }
     private let grace: Duration
     private let control: JobControl?
 
@@ -189,6 +179,16 @@ private final class Once: PhaseClock, Sendable {
         poolReference = pool
         self.grace = grace
         self.control = control
+    }
+
+    /// Calls `body` with the watchdog, neither retained nor released.
+    private func withWatchdog<R>(_ body: (DeadlineWatchdog) -> R) -> R {
+        watchdogReference._withUnsafeGuaranteedRef(body)
+    }
+
+    /// Calls `body` with the pool, neither retained nor released.
+    private func withPool<R>(_ body: (LuaThreadPool) -> R) -> R {
+        poolReference._withUnsafeGuaranteedRef(body)
     }
 
     func set(_ continuation: CheckedContinuation<JobEnd, Never>, onDeadline: (@Sendable () -> Void)?) {

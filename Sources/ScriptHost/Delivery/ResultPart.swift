@@ -33,7 +33,7 @@ package struct ResultParts: Sendable {
         set {
             var all = parts ?? Self.kinds.map { $0.init() }
             guard let index = all.firstIndex(where: { $0 is Part }) else { return }
-            parts = nil
+            parts = nil  // (let go first, so that `all` is changed in place)
             all[index] = newValue
             parts = all
         }
