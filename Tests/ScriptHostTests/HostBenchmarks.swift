@@ -26,7 +26,7 @@ struct HostBenchmarks {
         let hosted = try host.runtime(for: "a").pool(host.services).checkOut()
         await Self.measure("didReceive phase on this thread") {
             let run = RequestRun(identifier: "x", app: "a", locales: ["en"], limits: .default, content: NotificationContent(payload: payload),
-                                 keys: [:], attachmentRoot: URL(fileURLWithPath: "/tmp/none"))
+                                 keys: [:])
             _ = hosted.runMain(run, script: script)
         }
         await Self.measure("remove unattached files (none)") {

@@ -38,9 +38,8 @@ final class RequestRun: Sendable {
     let userInfoEncoding: UserInfoEncoding?
     /// Ends the current phase of the request's job from outside (``expire()``).
     let control = JobControl()
-    /// Where request folders for downloads and attachments go.
-    private let attachmentRoot: URL
-    /// This request's folder, named on first use.
+    /// This request's folder, named on first use. (The folder the request folders go in is the
+    /// host's, given by what asks: a request that kept it would retain it, from every thread.)
     private let attachmentFolder = Mutex<URL?>(nil)
 
     struct State {
@@ -76,7 +75,7 @@ final class RequestRun: Sendable {
 
     init(
         identifier: String, app: String?, locales: [String], limits: ScriptLimits, content: NotificationContent,
-        keys: [String: [UInt8]], answers: RequestAnswers? = nil, attachmentRoot: URL, allowHTTPHosts: Set<String> = [],
+        keys: [String: [UInt8]], answers: RequestAnswers? = nil, allowHTTPHosts: Set<String> = [],
         allowPostHosts: Set<String> = [], mediaDirectory: URL? = nil,
         expiry: Duration? = nil, userInfoEncoding: UserInfoEncoding? = nil
     ) {
@@ -95,18 +94,17 @@ final class RequestRun: Sendable {
         self.keys = keys
         self.answers = answers
         self.allowHTTPHosts = allowHTTPHosts
-        self.attachmentRoot = attachmentRoot
         self.postPolicy = PostPolicy(allowedHosts: allowPostHosts)
         self.mediaDirectory = mediaDirectory
         self.state = Mutex(State(content: content))
     }
 
-    /// This request's folder for downloads and attachments (the name is made on first use;
-    /// the folder itself by what writes into it).
-    var attachmentDirectory: URL {
+    /// This request's folder for downloads and attachments, in `root`, the host's folder of
+    /// request folders (the name is made on first use; the folder itself by what writes into it).
+    func attachmentDirectory(under root: URL) -> URL {
         attachmentFolder.withLock { folder in
             if let folder { return folder }
-            let made = attachmentRoot.appendingPathComponent(UUID().uuidString, isDirectory: true)
+            let made = root.appendingPathComponent(UUID().uuidString, isDirectory: true)
             folder = made
             return made
         }

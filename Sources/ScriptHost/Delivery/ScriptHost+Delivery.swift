@@ -139,7 +139,6 @@ extension ScriptHost {
             limits: request.limits ?? services.configuration.limits, content: content,
             keys: request.keys.isEmpty ? services.configuration.keys : services.configuration.keys.merging(request.keys) { $1 },
             answers: answers,
-            attachmentRoot: services.configuration.attachmentDirectory,
             allowHTTPHosts: request.httpHosts(host: services.configuration.allowHTTPHosts),
             allowPostHosts: request.postHosts(host: services.configuration.allowPostHosts),
             mediaDirectory: request.mediaDirectory ?? services.configuration.mediaDirectory,

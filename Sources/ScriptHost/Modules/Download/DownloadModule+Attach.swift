@@ -125,8 +125,8 @@ extension DownloadModule {
     /// ``MediaDirectoryFile``).
     private func readableFile(_ url: URL, run: RequestRun) -> URL? {
         let path = url.resolvingSymlinksInPath().path
-        let folder = run.attachmentDirectory.resolvingSymlinksInPath().path + "/"
-        if path.hasPrefix(folder), FileManager.default.isReadableFile(atPath: path) { return url }
+        let directory = folder(of: run).resolvingSymlinksInPath().path + "/"
+        if path.hasPrefix(directory), FileManager.default.isReadableFile(atPath: path) { return url }
         if host.services.answersName(path, for: run.answers), FileManager.default.isReadableFile(atPath: path) { return url }
         return nil
     }
@@ -146,12 +146,12 @@ extension DownloadModule {
     /// extension, once per request however often it is attached; the copy and its size.
     private func placeCopy(of file: MediaDirectoryFile, named source: URL, type: MediaType, run: RequestRun) throws(MediaDirectoryFile.Refusal) -> (URL, Int) {
         do {
-            try FileManager.default.createDirectory(at: run.attachmentDirectory, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(at: folder(of: run), withIntermediateDirectories: true)
         } catch {
             throw MediaDirectoryFile.Refusal(message: "cannot copy \(file.shownPath) for attaching: \(error.localizedDescription)")
         }
         let stem = source.deletingPathExtension().lastPathComponent
-        let target = run.attachmentDirectory.appendingPathComponent("\(stem)-\(Self.pathDigest(source.path)).\(type.fileExtension)")
+        let target = folder(of: run).appendingPathComponent("\(stem)-\(Self.pathDigest(source.path)).\(type.fileExtension)")
         if let size = (try? FileManager.default.attributesOfItem(atPath: target.path)[.size] as? NSNumber)?.intValue {
             return (target, size)
         }
@@ -162,14 +162,14 @@ extension DownloadModule {
     /// A file is copied once per request however often it is attached: its copy is named for
     /// its path, and a copy already there is used again.
     private func place(_ source: URL, type: MediaType, run: RequestRun) throws -> URL {
-        let folder = run.attachmentDirectory.resolvingSymlinksInPath().path + "/"
+        let directory = folder(of: run)
         let resolved = source.resolvingSymlinksInPath().path
-        if resolved.hasPrefix(folder), source.pathExtension.lowercased() == type.fileExtension {
+        if resolved.hasPrefix(directory.resolvingSymlinksInPath().path + "/"), source.pathExtension.lowercased() == type.fileExtension {
             return source
         }
-        try FileManager.default.createDirectory(at: run.attachmentDirectory, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let stem = source.deletingPathExtension().lastPathComponent
-        let target = run.attachmentDirectory.appendingPathComponent("\(stem)-\(Self.pathDigest(resolved)).\(type.fileExtension)")
+        let target = directory.appendingPathComponent("\(stem)-\(Self.pathDigest(resolved)).\(type.fileExtension)")
         if FileManager.default.fileExists(atPath: target.path) { return target }
         try FileManager.default.copyItem(at: source, to: target)
         return target

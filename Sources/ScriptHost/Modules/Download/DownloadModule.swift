@@ -12,6 +12,9 @@ import Synchronization
 struct DownloadModule: ScriptModule {
     unowned let host: ModuleHost
 
+    /// The request's folder for downloads and attachments, in the host's folder of them.
+    func folder(of run: RequestRun) -> URL { run.attachmentDirectory(under: host.services.configuration.attachmentDirectory) }
+
     func install() {
         host.function("download", in: nil) { binding, call in
             Arguments.text(call, 0, "download").then { url in
@@ -74,7 +77,7 @@ struct DownloadModule: ScriptModule {
             return Array(repeating: .failure(DownloadError(.deadline, "no download may start after the deadline or in bestAttempt")), count: count)
         }
         let downloader = host.services.downloader(answers: run.answers, allowHTTPHosts: run.allowHTTPHosts)
-        let directory = run.attachmentDirectory
+        let directory = folder(of: run)
         let deadline = run.deadline.continuousInstant
         let done = DispatchSemaphore(value: 0)
         let box = Mutex<[Result<DownloadedFile, DownloadError>]?>(nil)
