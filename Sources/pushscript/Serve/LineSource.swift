@@ -137,7 +137,7 @@ final class LineSource {
             if end > start, buffer[end - 1] == UInt8(ascii: "\r") { end -= 1 }
             let length = end - start
             let line: InputLine = length > maximumLineBytes
-                ? .tooLong(head: Array(buffer[start..<(start + min(Self.headBytes, length))]), length: length)
+                ? .tooLong(head: copy(start..<(start + min(Self.headBytes, length))), length: length)
                 : .line(copy(start..<end))
             start = newline + 1
             scanned = start
@@ -146,7 +146,7 @@ final class LineSource {
         scanned = buffer.count
         let pending = buffer.count - start
         if pending > maximumLineBytes {
-            skipping = (Array(buffer[start..<(start + min(Self.headBytes, pending))]), 0)
+            skipping = (copy(start..<(start + min(Self.headBytes, pending))), 0)
             // The bytes from `start` are counted again when the line's end is found: none is
             // dropped before.
             skipping!.length = pending
@@ -156,7 +156,7 @@ final class LineSource {
         }
         if ended {
             guard start < buffer.count else { return nil }
-            let line = InputLine.line(Array(buffer[start...]))
+            let line = InputLine.line(copy(start..<buffer.count))
             start = buffer.count
             scanned = start
             return line
